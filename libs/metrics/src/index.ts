@@ -1,0 +1,1 @@
+export const ping = (): string => "pong";

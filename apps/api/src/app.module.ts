@@ -1,0 +1,64 @@
+import { APP_CONFIG, type AppConfig } from '#libs/config';
+import { IdentityModule } from '#libs/identity';
+import { LOGGER } from '#libs/observability';
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { AuthRateLimiter } from './auth/auth-rate-limiter.js';
+import { CredentialGuard } from './auth/credential.guard.js';
+import { ApiKeyStrategy, JWT_SECRET, SessionStrategy } from './auth/strategies.js';
+import { ErrorFilter } from './common/error.filter.js';
+import { InputValidationPipe } from './common/input-validation.pipe.js';
+import { graphqlOptions } from './graphql/graphql.options.js';
+import { ApiKeyResolver } from './identity/api-key.resolver.js';
+import { AuthResolver } from './identity/auth.resolver.js';
+import { MemberResolver, OrganizationResolver } from './identity/organization.resolver.js';
+import { HttpMetrics } from './ops/http-metrics.js';
+import { OpsController } from './ops/ops.controller.js';
+
+export interface AppDependencies {
+  config: AppConfig;
+  logger: Logger;
+  /** Opened and migrated by the caller (main.ts or a test). */
+  dataSource: DataSource;
+  jwtSecret: string;
+  metrics?: HttpMetrics;
+}
+
+@Module({})
+export class AppModule {
+  static register(deps: AppDependencies): DynamicModule {
+    const metrics = deps.metrics ?? new HttpMetrics();
+    return {
+      module: AppModule,
+      imports: [
+        TypeOrmModule.forRootAsync({ useFactory: () => deps.dataSource.options, dataSourceFactory: async () => deps.dataSource }),
+        PassportModule.register({ session: false }),
+        IdentityModule.register({ jwtSecret: deps.jwtSecret }),
+        GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, ...graphqlOptions(deps.config, deps.dataSource, metrics) }),
+      ],
+      controllers: [OpsController],
+      providers: [
+        { provide: APP_CONFIG, useValue: deps.config },
+        { provide: LOGGER, useValue: deps.logger },
+        { provide: JWT_SECRET, useValue: deps.jwtSecret },
+        { provide: HttpMetrics, useValue: metrics },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_GUARD, useClass: CredentialGuard },
+        { provide: APP_PIPE, useClass: InputValidationPipe },
+        AuthRateLimiter,
+        ApiKeyStrategy,
+        SessionStrategy,
+        AuthResolver,
+        OrganizationResolver,
+        MemberResolver,
+        ApiKeyResolver,
+      ],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './clock.js';
+export * from './domain.exception.js';
+export * from './pagination.js';

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'expected a postgres:// or postgresql:// URL' }).optional(),
+  FANOUT_HOME: z.string().min(1).default('.fanout'),
+  FANOUT_PG_PORT: port.default(54329),
+  JWT_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  FANOUT_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+  FANOUT_AUTH_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  FANOUT_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
+  FANOUT_GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
+  FANOUT_MIGRATE_ON_START: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type AppConfig = Readonly<{
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  home: string;
+  embeddedPgPort: number;
+  jwtSecret: string | undefined;
+  accessTokenTtlSeconds: number;
+  authRateLimitPerMinute: number;
+  graphqlMaxDepth: number;
+  graphqlMaxComplexity: number;
+  migrateOnStart: boolean;
+  logLevel: string;
+}>;
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment once. An invalid value stops the
+ * process with a message that names the variable, what was expected and
+ * what was received.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const got = env[name];
+      return `  ${name}: ${issue.message}${got === undefined ? '' : ` (got ${JSON.stringify(got)})`}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production (at least 32 characters)');
+  }
+  return Object.freeze({
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    home: resolve(e.FANOUT_HOME),
+    embeddedPgPort: e.FANOUT_PG_PORT,
+    jwtSecret: e.JWT_SECRET,
+    accessTokenTtlSeconds: e.FANOUT_ACCESS_TOKEN_TTL_SECONDS,
+    authRateLimitPerMinute: e.FANOUT_AUTH_RATE_LIMIT,
+    graphqlMaxDepth: e.FANOUT_GRAPHQL_MAX_DEPTH,
+    graphqlMaxComplexity: e.FANOUT_GRAPHQL_MAX_COMPLEXITY,
+    migrateOnStart: e.FANOUT_MIGRATE_ON_START,
+    logLevel: e.LOG_LEVEL,
+  });
+}
+
+/** Injection token for the frozen config object. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

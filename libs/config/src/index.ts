@@ -1,0 +1,2 @@
+export * from "./app-config.js";
+export * from "./jwt-secret.js";

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeOf, createKey, signUp, startTestApi, type TestApi } from '../support/api.js';
+
+/**
+ * The cross-tenant suite: a caller of org B uses org A's ids in every
+ * tenant-owned query and mutation and must get NOT_FOUND (exactly like a
+ * missing id), and lists must never include org A's rows. Later issues add
+ * their operations here.
+ */
+describe('cross-tenant isolation', () => {
+  let api: TestApi;
+  let a: Awaited<ReturnType<typeof signUp>>;
+  let b: Awaited<ReturnType<typeof signUp>>;
+  let aKey: { key: string; id: string };
+  let bKey: { key: string; id: string };
+  let aMember: Awaited<ReturnType<typeof signUp>>;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    a = await signUp(api, 'alice');
+    b = await signUp(api, 'bob');
+    aMember = await signUp(api, 'amy');
+    aKey = await createKey(api, a.token);
+    bKey = await createKey(api, b.token);
+    const invited = await api.gql('mutation($i: InviteMemberInput!) { inviteMember(input: $i) { id } }', { i: { email: aMember.email, role: 'MEMBER' } }, a.token);
+    expect(invited.errors).toBeUndefined();
+  });
+  afterAll(() => api.close());
+
+  const missing = '00000000-0000-4000-8000-000000000000';
+
+  for (const credential of ['session', 'key'] as const) {
+    describe(`as org B's ${credential}`, () => {
+      const tokenB = () => (credential === 'session' ? b.token : bKey.key);
+
+      it('organization(id) of org A answers NOT_FOUND, like a missing id', async () => {
+        const other = await api.gql('query($id: ID!) { organization(id: $id) { id name } }', { id: a.orgId }, tokenB());
+        const none = await api.gql('query($id: ID!) { organization(id: $id) { id name } }', { id: missing }, tokenB());
+        expect(codeOf(other)).toBe('NOT_FOUND');
+        expect(codeOf(none)).toBe('NOT_FOUND');
+        expect(other.errors![0]!.message.replace(a.orgId, 'X')).toBe(none.errors![0]!.message.replace(missing, 'X'));
+      });
+
+      it('revokeApiKey of org A\'s key answers NOT_FOUND and the key keeps working', async () => {
+        const res = await api.gql('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: aKey.id }, tokenB());
+        expect(codeOf(res)).toBe('NOT_FOUND');
+        const still = await api.gql('{ me { organization { id } } }', {}, aKey.key);
+        expect(still.data).toEqual({ me: { organization: { id: a.orgId } } });
+      });
+
+      it('updateMemberRole and removeMember of org A\'s member answer NOT_FOUND and change nothing', async () => {
+        const up = await api.gql('mutation($i: UpdateMemberRoleInput!) { updateMemberRole(input: $i) { id } }', { i: { userId: aMember.userId, role: 'ADMIN' } }, tokenB());
+        const rm = await api.gql('mutation($u: ID!) { removeMember(userId: $u) { id } }', { u: aMember.userId }, tokenB());
+        expect(codeOf(up)).toBe('NOT_FOUND');
+        expect(codeOf(rm)).toBe('NOT_FOUND');
+        const [row] = await api.db.dataSource.query('SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [a.orgId, aMember.userId]);
+        expect(row).toEqual({ role: 'member' });
+      });
+
+      it('lists never include org A\'s rows', async () => {
+        const res = await api.gql<{
+          organizations: { nodes: { id: string; members: { nodes: { user: { id: string } }[] } }[] };
+          apiKeys: { nodes: { id: string }[] };
+        }>('{ organizations(first: 10) { nodes { id members(first: 50) { nodes { user { id } } } } } apiKeys(first: 100) { nodes { id } } }', {}, tokenB());
+        expect(res.errors).toBeUndefined();
+        expect(res.data!.organizations.nodes.map((o) => o.id)).toEqual([b.orgId]);
+        const memberIds = res.data!.organizations.nodes.flatMap((o) => o.members.nodes.map((m) => m.user.id));
+        expect(memberIds).not.toContain(a.userId);
+        expect(memberIds).not.toContain(aMember.userId);
+        const keyIds = res.data!.apiKeys.nodes.map((k) => k.id);
+        expect(keyIds).toContain(bKey.id);
+        expect(keyIds).not.toContain(aKey.id);
+      });
+
+      it('switchOrganization into org A answers NOT_FOUND', async () => {
+        const res = await api.gql('mutation($id: ID!) { switchOrganization(id: $id) { accessToken } }', { id: a.orgId }, tokenB());
+        // Keys cannot switch at all (FORBIDDEN); a session of a non-member gets NOT_FOUND.
+        expect(codeOf(res)).toBe(credential === 'session' ? 'NOT_FOUND' : 'FORBIDDEN');
+      });
+    });
+  }
+
+  it('inviting org A\'s member into org B does not grant B any view of org A', async () => {
+    const res = await api.gql('mutation($i: InviteMemberInput!) { inviteMember(input: $i) { acceptedAt } }', { i: { email: aMember.email, role: 'VIEWER' } }, b.token);
+    expect(res.errors).toBeUndefined();
+    const view = await api.gql('query($id: ID!) { organization(id: $id) { id } }', { id: a.orgId }, b.token);
+    expect(codeOf(view)).toBe('NOT_FOUND');
+  });
+});

@@ -21,6 +21,9 @@ import { MemberResolver, OrganizationResolver } from './identity/organization.re
 import { HttpMetrics } from './ops/http-metrics.js';
 import { OpsController } from './ops/ops.controller.js';
 
+/** Every resolver of the API; print-schema builds schema.gql from the same list. */
+export const RESOLVERS = [AuthResolver, OrganizationResolver, MemberResolver, ApiKeyResolver];
+
 export interface AppDependencies {
   config: AppConfig;
   logger: Logger;
@@ -54,10 +57,7 @@ export class AppModule {
         AuthRateLimiter,
         ApiKeyStrategy,
         SessionStrategy,
-        AuthResolver,
-        OrganizationResolver,
-        MemberResolver,
-        ApiKeyResolver,
+        ...RESOLVERS,
       ],
     };
   }

@@ -35,7 +35,6 @@ async function main(): Promise<void> {
 
   await app.listen(config.port, config.host);
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
-  logger.info({ url, ms: Math.round(performance.now() - started), embeddedDatabase: db.embedded }, 'fanout api listening');
   if (!(await app.get(AccountService).hasAnyUser())) {
     process.stdout.write(
       [
@@ -50,6 +49,7 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
+  logger.info({ url, ms: Math.round(performance.now() - started), embeddedDatabase: db.embedded }, 'fanout api listening');
 }
 
 main().catch((err) => {

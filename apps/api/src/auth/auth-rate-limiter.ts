@@ -12,10 +12,12 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 export class AuthRateLimiter {
   private readonly perIp: RateLimiterMemory;
   private readonly perEmail: RateLimiterMemory;
+  private readonly signUps: RateLimiterMemory;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.perIp = new RateLimiterMemory({ keyPrefix: 'ip', points: config.authRateLimitPerMinute, duration: 60 });
     this.perEmail = new RateLimiterMemory({ keyPrefix: 'email', points: config.authRateLimitPerMinute, duration: 60 });
+    this.signUps = new RateLimiterMemory({ keyPrefix: 'signup', points: config.authRateLimitPerMinute, duration: 60 });
   }
 
   /** Throws RATE_LIMITED when this IP (or email) has used its attempts. */
@@ -30,10 +32,14 @@ export class AuthRateLimiter {
     await Promise.all([this.perIp.penalty(ip, 1), email ? this.perEmail.penalty(email.toLowerCase(), 1) : null]);
   }
 
-  /** Every attempt counts (sign-up, login), not only failures. */
-  async consume(ip: string, email?: string): Promise<void> {
-    await this.assertAllowed(ip, email);
-    await this.recordFailure(ip, email);
+  /** Every sign-up counts, successful or not, in a budget of its own. */
+  async consumeSignUp(ip: string): Promise<void> {
+    try {
+      await this.signUps.consume(ip);
+    } catch (res) {
+      if (res instanceof RateLimiterRes) this.reject(res);
+      throw res;
+    }
   }
 
   private reject(res: RateLimiterRes): never {

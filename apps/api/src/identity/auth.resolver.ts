@@ -20,7 +20,7 @@ export class AuthResolver {
   @Public()
   @Mutation(() => AuthPayload, { description: 'Creates a user and a personal organization they own; returns a session.' })
   async signUp(@Args('input') input: SignUpInput, @Context() ctx: GraphqlContext): Promise<AuthResult> {
-    await this.limiter.consume(ctx.req.ip ?? 'unknown');
+    await this.limiter.consumeSignUp(ctx.req.ip ?? 'unknown');
     return this.accounts.signUp(input, this.config.accessTokenTtlSeconds);
   }
 

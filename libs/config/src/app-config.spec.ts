@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('gives defaults and a frozen object', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, embeddedPgPort: 54329, migrateOnStart: true });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT: .*number.*\(got "eighty"\)/],
+    [{ PORT: '70000' }, /PORT: .*65535.*\(got "70000"\)/],
+    [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: expected a postgres:\/\/ or postgresql:\/\/ URL$/m],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL: .*\(got "loud"\)/],
+    [{ JWT_SECRET: 'short' }, /JWT_SECRET: expected at least 32 characters/],
+    [{ FANOUT_MIGRATE_ON_START: 'yes' }, /FANOUT_MIGRATE_ON_START/],
+  ])('names the bad variable %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes the secret value in its message', () => {
+    expect(() => loadConfig({ JWT_SECRET: 'tooshort-secret' })).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ JWT_SECRET: 'tooshort-secret' })).not.toThrow(/tooshort-secret/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:pw@host/db' })).not.toThrow(/pw@host/);
+  });
+
+  it('requires JWT_SECRET in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: required when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).env).toBe('production');
+  });
+});

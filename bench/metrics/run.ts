@@ -14,7 +14,7 @@ import {
   type Execution,
 } from '#libs/metrics';
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -52,21 +52,12 @@ async function readExecutions(file: string): Promise<{ executions: Execution[]; 
   return { executions, errors: parser.result().errors.length };
 }
 
-/** The CLI as users run it; falls back to the stand-alone command while main.ts does not register `report`. */
+/** The CLI as users run it: `node bin/fanout.js report`. */
 function runCli(file: string): { ms: number; how: string; status: number | null; stderr: string } {
   const args = ['report', '--input', file, '--format', 'json', ...SUCCESS];
-  const main = join(root, 'dist/apps/cli/src/main.js');
-  const attempts: Array<{ how: string; argv: string[] }> = [];
-  if (existsSync(main)) attempts.push({ how: 'node bin/fanout.js report', argv: [join(root, 'bin/fanout.js'), ...args] });
-  attempts.push({ how: 'node dist/bench/metrics/report-cli.js report (main.ts does not register report yet)', argv: [join(root, 'dist/bench/metrics/report-cli.js'), ...args] });
-  let last = { ms: 0, how: 'not run', status: null as number | null, stderr: '' };
-  for (const attempt of attempts) {
-    const start = performance.now();
-    const result = spawnSync(process.execPath, attempt.argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
-    last = { ms: ms(start), how: attempt.how, status: result.status, stderr: result.stderr };
-    if (result.status === 0 || !/unknown command|not built yet/.test(result.stderr)) return last;
-  }
-  return last;
+  const start = performance.now();
+  const result = spawnSync(process.execPath, [join(root, 'bin/fanout.js'), ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  return { ms: ms(start), how: 'node bin/fanout.js report', status: result.status, stderr: result.stderr };
 }
 
 interface SizeResult {

@@ -16,13 +16,13 @@ describe('operations: health, readiness, metrics, logs, limits', () => {
   });
 
   it('/readyz answers 503 while a migration is pending', async () => {
-    await api.db.dataSource.query(`DELETE FROM migrations WHERE name LIKE 'CreateIdentity%' RETURNING name`);
+    await api.db.dataSource.query(`DELETE FROM migrations WHERE name LIKE 'AddCatalogAndCampaigns%' RETURNING name`);
     try {
       const res = await fetch(`${api.url}/readyz`);
       expect(res.status).toBe(503);
       expect(((await res.json()) as { reason: string }).reason).toMatch(/pending migrations/);
     } finally {
-      await api.db.dataSource.query(`INSERT INTO migrations (timestamp, name) VALUES (1795971700416, 'CreateIdentity1795971700416')`);
+      await api.db.dataSource.query(`INSERT INTO migrations (timestamp, name) VALUES (1795973381362, 'AddCatalogAndCampaigns1795973381362')`);
     }
   });
 

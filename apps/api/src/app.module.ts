@@ -14,6 +14,7 @@ import { CredentialGuard } from './auth/credential.guard.js';
 import { ApiKeyStrategy, JWT_SECRET, SessionStrategy } from './auth/strategies.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
+import { ImportModule } from './campaigns/import/import.module.js';
 import { graphqlOptions } from './graphql/graphql.options.js';
 import { ApiKeyResolver } from './identity/api-key.resolver.js';
 import { AuthResolver } from './identity/auth.resolver.js';
@@ -44,6 +45,7 @@ export class AppModule {
         PassportModule.register({ session: false }),
         IdentityModule.register({ jwtSecret: deps.jwtSecret }),
         GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, ...graphqlOptions(deps.config, deps.dataSource, metrics) }),
+        ImportModule,
       ],
       controllers: [OpsController],
       providers: [

@@ -3,6 +3,7 @@ import { ConfigError } from '#libs/config';
 import { Command, CommanderError } from 'commander';
 import { registerDbCommands } from './commands/db.commands.js';
 import { registerIdentityCommands } from './commands/identity.commands.js';
+import { registerImportCommand } from './commands/import.command.js';
 import { registerReportCommand } from './commands/report.command.js';
 import { CliError } from './output.js';
 
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerDbCommands(program);
   registerIdentityCommands(program);
   registerReportCommand(program);
+  registerImportCommand(program);
   return program;
 }
 

@@ -1,7 +1,10 @@
+import { campaignEntities } from '#libs/campaigns';
+import { catalogEntities } from '#libs/catalog';
 import { identityEntities } from '#libs/identity';
+import { meteringEntities } from '#libs/metering';
 import { migrations as allMigrations } from '../../../migrations/index.js';
 
 /** Every entity of every domain: the one list api, scheduler and CLI open the database with. */
-export const entities = [...identityEntities];
+export const entities = [...identityEntities, ...catalogEntities, ...campaignEntities, ...meteringEntities];
 export const migrations = allMigrations;
 export { openDatabase, type OpenDatabase } from './open-database.js';

@@ -1,0 +1,2 @@
+export * from './entities/index.js';
+export * from './planning/campaign-plan.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, createKey, signUp, startTestApi, type TestApi } from '../support/api.js';
+import { CREATE, PLAN, REGISTER_AGENT, REGISTER_BENCHMARK, agentManifest, benchmarkManifest, campaignManifest } from '../support/manifests.js';
 
 /**
  * The cross-tenant suite: a caller of org B uses org A's ids in every
@@ -85,5 +86,81 @@ describe('cross-tenant isolation', () => {
     expect(res.errors).toBeUndefined();
     const view = await api.gql('query($id: ID!) { organization(id: $id) { id } }', { id: a.orgId }, b.token);
     expect(codeOf(view)).toBe('NOT_FOUND');
+  });
+});
+
+describe('cross-tenant isolation: catalog and campaigns', () => {
+  let api: TestApi;
+  let a: Awaited<ReturnType<typeof signUp>>;
+  let b: Awaited<ReturnType<typeof signUp>>;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    a = await signUp(api, 'lab-a');
+    b = await signUp(api, 'lab-b');
+    const reg = async (query: string, m: unknown, token: string) => {
+      const res = await api.gql<any>(query, { m }, token);
+      expect(res.errors).toBeUndefined();
+      return res.data;
+    };
+    ids.privateBench = (await reg(REGISTER_BENCHMARK, benchmarkManifest({ id: 'secret-bench' }), a.token)).registerBenchmark.benchmark.id;
+    ids.publicBench = (await reg(REGISTER_BENCHMARK, benchmarkManifest({ id: 'open-bench', visibility: 'public' }), a.token)).registerBenchmark.benchmark.id;
+    ids.agent = (await reg(REGISTER_AGENT, agentManifest({ name: 'a-agent' }), a.token)).createAgentConfig.agentConfig.id;
+    await api.gql('mutation { setSecret(name: "A_PROVIDER_KEY", value: "a-value") { name } }', {}, a.token);
+    ids.campaign = (await reg(CREATE, campaignManifest({ benchmark: 'secret-bench', agent: 'a-agent' }), a.token)).createCampaign.id;
+    await reg(REGISTER_AGENT, agentManifest({ name: 'b-agent' }), b.token);
+  });
+  afterAll(() => api.close());
+
+  it('org B cannot see org A\'s private benchmark, agent config or campaign by id (NOT_FOUND)', async () => {
+    for (const [query, id] of [
+      ['query($id: ID!) { benchmark(id: $id) { id } }', ids.privateBench],
+      ['query($id: ID!) { agentConfig(id: $id) { id } }', ids.agent],
+      ['query($id: ID!) { campaign(id: $id) { id } }', ids.campaign],
+    ] as const) {
+      expect(codeOf(await api.gql(query, { id }, b.token)), query).toBe('NOT_FOUND');
+    }
+  });
+
+  it('org B cannot launch, pause, resume or cancel org A\'s campaign, and nothing changes', async () => {
+    for (const verb of ['launch', 'pause', 'resume', 'cancel']) {
+      expect(codeOf(await api.gql(`mutation($id: ID!) { ${verb}Campaign(id: $id) { id } }`, { id: ids.campaign }, b.token))).toBe('NOT_FOUND');
+    }
+    const [row] = await api.db.dataSource.query('SELECT status FROM campaigns WHERE id = $1', [ids.campaign]);
+    expect(row.status).toBe('created');
+  });
+
+  it('lists never include org A\'s private rows, secrets or executions', async () => {
+    const res = await api.gql<any>(
+      `query($f: ExecutionFilterInput) { benchmarks(first: 100) { nodes { id key } } agentConfigs(first: 100) { nodes { id name } }
+         campaigns(first: 100) { nodes { id } } secrets { name } executions(filter: $f, first: 100) { totalCount } }`,
+      { f: { campaignId: ids.campaign } },
+      b.token,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.benchmarks.nodes.map((n: { key: string }) => n.key)).toEqual(['open-bench']);
+    expect(res.data.agentConfigs.nodes.map((n: { name: string }) => n.name)).toEqual(['b-agent']);
+    expect(res.data.campaigns.nodes).toEqual([]);
+    expect(res.data.secrets).toEqual([]);
+    expect(res.data.executions.totalCount).toBe(0);
+  });
+
+  it('org B cannot use org A\'s private benchmark or agent config in a campaign, but can use the public benchmark', async () => {
+    const priv = await api.gql(PLAN, { m: campaignManifest({ benchmark: 'secret-bench', agent: 'b-agent' }) }, b.token);
+    expect(codeOf(priv)).toBe('NOT_FOUND');
+    expect(priv.errors![0]!.extensions!.field).toBe('benchmarks[0].id');
+    const agent = await api.gql(PLAN, { m: campaignManifest({ benchmark: 'open-bench', agent: 'a-agent' }) }, b.token);
+    expect(codeOf(agent)).toBe('NOT_FOUND');
+    expect(agent.errors![0]!.extensions!.field).toBe('agents[0].config');
+    const pub = await api.gql<any>(CREATE, { m: campaignManifest({ benchmark: 'open-bench', agent: 'b-agent' }) }, b.token);
+    expect(pub.errors).toBeUndefined();
+    expect(pub.data.createCampaign.executionCount).toBe(24);
+  });
+
+  it('org B cannot delete org A\'s secret', async () => {
+    expect(codeOf(await api.gql('mutation { deleteSecret(name: "A_PROVIDER_KEY") }', {}, b.token))).toBe('NOT_FOUND');
+    const [row] = await api.db.dataSource.query(`SELECT count(*)::int AS n FROM org_secrets WHERE name = 'A_PROVIDER_KEY'`);
+    expect(row.n).toBe(1);
   });
 });

@@ -36,7 +36,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const app = await createApi({ config, logger, dataSource: db.dataSource, jwtSecret: JWT_TEST_SECRET });
+  const app = await createApi({ config, logger, dataSource: db.dataSource, jwtSecret: JWT_TEST_SECRET, secretsKey: Buffer.alloc(32, 7) });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${port}`;

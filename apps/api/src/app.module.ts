@@ -1,3 +1,4 @@
+import { CampaignsModule } from '#libs/campaigns';
 import { APP_CONFIG, type AppConfig } from '#libs/config';
 import { IdentityModule } from '#libs/identity';
 import { LOGGER } from '#libs/observability';
@@ -14,7 +15,9 @@ import { CredentialGuard } from './auth/credential.guard.js';
 import { ApiKeyStrategy, JWT_SECRET, SessionStrategy } from './auth/strategies.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
+import { CampaignResolver, ExecutionResolver } from './campaigns/campaign.resolver.js';
 import { ImportModule } from './campaigns/import/import.module.js';
+import { AgentConfigResolver, BenchmarkResolver, SecretResolver } from './catalog/catalog.resolver.js';
 import { graphqlOptions } from './graphql/graphql.options.js';
 import { ApiKeyResolver } from './identity/api-key.resolver.js';
 import { AuthResolver } from './identity/auth.resolver.js';
@@ -23,7 +26,17 @@ import { HttpMetrics } from './ops/http-metrics.js';
 import { OpsController } from './ops/ops.controller.js';
 
 /** Every resolver of the API; print-schema builds schema.gql from the same list. */
-export const RESOLVERS = [AuthResolver, OrganizationResolver, MemberResolver, ApiKeyResolver];
+export const RESOLVERS = [
+  AuthResolver,
+  OrganizationResolver,
+  MemberResolver,
+  ApiKeyResolver,
+  BenchmarkResolver,
+  AgentConfigResolver,
+  SecretResolver,
+  CampaignResolver,
+  ExecutionResolver,
+];
 
 export interface AppDependencies {
   config: AppConfig;
@@ -31,6 +44,8 @@ export interface AppDependencies {
   /** Opened and migrated by the caller (main.ts or a test). */
   dataSource: DataSource;
   jwtSecret: string;
+  /** AES-256 key sealing org secrets. */
+  secretsKey: Buffer;
   metrics?: HttpMetrics;
 }
 
@@ -44,6 +59,7 @@ export class AppModule {
         TypeOrmModule.forRootAsync({ useFactory: () => deps.dataSource.options, dataSourceFactory: async () => deps.dataSource }),
         PassportModule.register({ session: false }),
         IdentityModule.register({ jwtSecret: deps.jwtSecret }),
+        CampaignsModule.register({ secretsKey: deps.secretsKey }),
         GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, ...graphqlOptions(deps.config, deps.dataSource, metrics) }),
         ImportModule,
       ],

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, resolveJwtSecret } from '#libs/config';
+import { ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKey } from '#libs/config';
 import { AccountService } from '#libs/identity';
 import { createLogger } from '#libs/observability';
 import { openDatabase } from '#libs/persistence';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const started = performance.now();
   const db = await openDatabase(config, logger, { migrate: config.migrateOnStart });
-  const app = await createApi({ config, logger, dataSource: db.dataSource, jwtSecret: await resolveJwtSecret(config) });
+  const app = await createApi({ config, logger, dataSource: db.dataSource, jwtSecret: await resolveJwtSecret(config), secretsKey: await resolveSecretsKey(config) });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { ConfigError } from '#libs/config';
 import { Command, CommanderError } from 'commander';
+import { registerCampaignCommands } from './commands/campaign.commands.js';
+import { registerCatalogCommands } from './commands/catalog.commands.js';
 import { registerDbCommands } from './commands/db.commands.js';
 import { registerIdentityCommands } from './commands/identity.commands.js';
 import { registerImportCommand } from './commands/import.command.js';
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
     .exitOverride();
   registerDbCommands(program);
   registerIdentityCommands(program);
+  registerCatalogCommands(program);
+  registerCampaignCommands(program);
   registerReportCommand(program);
   registerImportCommand(program);
   return program;

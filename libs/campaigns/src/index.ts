@@ -1,2 +1,5 @@
+export * from './campaigns.module.js';
 export * from './entities/index.js';
 export * from './planning/campaign-plan.js';
+export * from './planning/campaign-planner.js';
+export * from './services/campaign.service.js';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /** Never echoed back in an error message. */
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'DATABASE_URL', 'FANOUT_SECRETS_KEY']);
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -15,6 +15,10 @@ const schema = z.object({
   FANOUT_HOME: z.string().min(1).default('.fanout'),
   FANOUT_PG_PORT: port.default(54329),
   JWT_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  FANOUT_SECRETS_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}=?$/, 'expected 32 bytes in base64url (43 characters), e.g. from `openssl rand -base64 32 | tr "+/" "-_"`')
+    .optional(),
   FANOUT_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
   FANOUT_AUTH_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   FANOUT_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
@@ -31,6 +35,7 @@ export type AppConfig = Readonly<{
   home: string;
   embeddedPgPort: number;
   jwtSecret: string | undefined;
+  secretsKey: string | undefined;
   accessTokenTtlSeconds: number;
   authRateLimitPerMinute: number;
   graphqlMaxDepth: number;
@@ -63,6 +68,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production (at least 32 characters)');
   }
+  if (e.NODE_ENV === 'production' && !e.FANOUT_SECRETS_KEY) {
+    throw new ConfigError('Invalid configuration:\n  FANOUT_SECRETS_KEY: required when NODE_ENV=production (32 bytes, base64url)');
+  }
   return Object.freeze({
     env: e.NODE_ENV,
     host: e.HOST,
@@ -71,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     home: resolve(e.FANOUT_HOME),
     embeddedPgPort: e.FANOUT_PG_PORT,
     jwtSecret: e.JWT_SECRET,
+    secretsKey: e.FANOUT_SECRETS_KEY?.replace(/=$/, ''),
     accessTokenTtlSeconds: e.FANOUT_ACCESS_TOKEN_TTL_SECONDS,
     authRateLimitPerMinute: e.FANOUT_AUTH_RATE_LIMIT,
     graphqlMaxDepth: e.FANOUT_GRAPHQL_MAX_DEPTH,

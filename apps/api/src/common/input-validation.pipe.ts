@@ -19,7 +19,9 @@ export class InputValidationPipe implements PipeTransform {
     const type = metadata.metatype;
     if (!type || PRIMITIVES.has(type) || value == null || typeof value !== 'object') return value;
     const instance = plainToInstance(type, value);
-    const errors = await validate(instance as object, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false } });
+    // A whole-arguments class (@Args() with no name) sees its siblings too
+    // (`filter` beside `first`); GraphQL already refuses unknown arguments.
+    const errors = await validate(instance as object, { whitelist: true, forbidNonWhitelisted: metadata.data !== undefined, validationError: { target: false } });
     if (errors.length > 0) {
       const [path, error] = firstLeaf(errors, metadata.data ?? '');
       const reason = Object.values(error.constraints ?? {})[0] ?? 'is invalid';

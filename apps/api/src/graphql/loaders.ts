@@ -10,6 +10,8 @@ import { In, type DataSource, type ObjectLiteral, type EntityTarget } from 'type
 export interface Loaders {
   user: DataLoader<string, UserEntity | null>;
   organization: DataLoader<string, OrganizationEntity | null>;
+  /** Execution counts by status of campaigns the caller already reached. */
+  campaignProgress: DataLoader<string, Record<string, number>>;
 }
 
 function byId<T extends ObjectLiteral & { id: string }>(ds: DataSource, target: EntityTarget<T>): DataLoader<string, T | null> {
@@ -20,8 +22,25 @@ function byId<T extends ObjectLiteral & { id: string }>(ds: DataSource, target: 
   });
 }
 
+function campaignProgress(ds: DataSource): DataLoader<string, Record<string, number>> {
+  return new DataLoader(async (ids: readonly string[]) => {
+    const rows: { campaign_id: string; status: string; n: number }[] = await ds.query(
+      'SELECT campaign_id, status, count(*)::int AS n FROM executions WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status',
+      [[...ids]],
+    );
+    const empty = () => ({ queued: 0, dispatching: 0, running: 0, completed: 0, infra_failed: 0, cancelled: 0, total: 0 });
+    const byId = new Map<string, Record<string, number>>(ids.map((id) => [id, empty()]));
+    for (const row of rows) {
+      const p = byId.get(row.campaign_id)!;
+      p[row.status] = row.n;
+      p.total! += row.n;
+    }
+    return ids.map((id) => byId.get(id)!);
+  });
+}
+
 export function createLoaders(ds: DataSource): Loaders {
-  return { user: byId(ds, UserEntity), organization: byId(ds, OrganizationEntity) };
+  return { user: byId(ds, UserEntity), organization: byId(ds, OrganizationEntity), campaignProgress: campaignProgress(ds) };
 }
 
 export interface GraphqlContext {

@@ -1,0 +1,120 @@
+import { CampaignService } from '#libs/campaigns';
+import { readManifest } from '#libs/catalog';
+import { parseCampaignManifest, validateCampaignManifest } from '#libs/contracts';
+import { Role, type Principal } from '#libs/identity';
+import { Args, Context, Float, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { CurrentPrincipal, RequireRole } from '../auth/auth.decorators.js';
+import { ManifestInput } from '../catalog/catalog.models.js';
+import type { GraphqlContext } from '../graphql/loaders.js';
+import { PageArgs, pagedComplexity } from '../graphql/page.args.js';
+import {
+  Campaign,
+  CampaignConnection,
+  CampaignPlan,
+  CampaignProgress,
+  CampaignStatus,
+  Execution,
+  ExecutionConnection,
+  ExecutionFilterInput,
+  ExecutionTokens,
+  PlanCampaignResult,
+} from './campaign.models.js';
+
+const readCampaign = (input: ManifestInput) => readManifest('the campaign manifest', input, parseCampaignManifest, validateCampaignManifest);
+
+/** Flattens the stored plan's `selection` into the GraphQL shape. */
+function planView<T extends { benchmarks: { selection: { fraction?: number } | { tasks: string[] } }[] }>(plan: T) {
+  return { ...plan, benchmarks: plan.benchmarks.map((b) => ({ ...b, fraction: 'fraction' in b.selection ? (b.selection.fraction ?? null) : null })) };
+}
+
+@Resolver(() => Campaign)
+export class CampaignResolver {
+  constructor(private readonly campaignService: CampaignService) {}
+
+  @RequireRole(Role.MEMBER)
+  @Mutation(() => PlanCampaignResult, { description: 'Dry run: the sample per benchmark and difficulty, the execution count and a cost estimate. Writes nothing.' })
+  async planCampaign(@CurrentPrincipal() principal: Principal, @Args('input') input: ManifestInput) {
+    return planView(await this.campaignService.plan(principal, readCampaign(input)));
+  }
+
+  @RequireRole(Role.MEMBER)
+  @Mutation(() => Campaign, { description: 'Creates the campaign and every execution (queued) in one transaction. Not runnable until launched.' })
+  createCampaign(@CurrentPrincipal() principal: Principal, @Args('input') input: ManifestInput) {
+    return this.campaignService.create(principal, readCampaign(input));
+  }
+
+  @RequireRole(Role.MEMBER)
+  @Mutation(() => Campaign, { description: 'Makes a created campaign runnable. Refused (BUDGET_EXCEEDED) when the estimate\'s low end is above the cap.' })
+  launchCampaign(@CurrentPrincipal() principal: Principal, @Args('id', { type: () => ID }) id: string) {
+    return this.campaignService.launch(principal, id);
+  }
+
+  @RequireRole(Role.MEMBER)
+  @Mutation(() => Campaign)
+  pauseCampaign(@CurrentPrincipal() principal: Principal, @Args('id', { type: () => ID }) id: string) {
+    return this.campaignService.pause(principal, id);
+  }
+
+  @RequireRole(Role.MEMBER)
+  @Mutation(() => Campaign)
+  resumeCampaign(@CurrentPrincipal() principal: Principal, @Args('id', { type: () => ID }) id: string) {
+    return this.campaignService.resume(principal, id);
+  }
+
+  @RequireRole(Role.MEMBER)
+  @Mutation(() => Campaign, { description: 'Cancels the campaign and its queued executions.' })
+  cancelCampaign(@CurrentPrincipal() principal: Principal, @Args('id', { type: () => ID }) id: string) {
+    return this.campaignService.cancel(principal, id);
+  }
+
+  @Query(() => CampaignConnection, { complexity: pagedComplexity })
+  campaigns(
+    @CurrentPrincipal() principal: Principal,
+    @Args() page: PageArgs,
+    @Args('status', { type: () => [CampaignStatus], nullable: true }) status?: CampaignStatus[],
+  ) {
+    return this.campaignService.list(principal, page, { status });
+  }
+
+  @Query(() => Campaign)
+  campaign(@CurrentPrincipal() principal: Principal, @Args('id', { type: () => ID }) id: string) {
+    return this.campaignService.get(principal, id);
+  }
+
+  @Query(() => ExecutionConnection, { complexity: pagedComplexity })
+  executions(
+    @CurrentPrincipal() principal: Principal,
+    @Args() page: PageArgs,
+    @Args('filter', { type: () => ExecutionFilterInput, nullable: true }) filter?: ExecutionFilterInput,
+  ) {
+    return this.campaignService.executions(principal, filter ?? {}, page);
+  }
+
+  @ResolveField(() => CampaignProgress, { description: 'Executions by status.' })
+  progress(@Parent() campaign: Campaign, @Context() ctx: GraphqlContext) {
+    return ctx.loaders.campaignProgress.load(campaign.id);
+  }
+
+  @ResolveField(() => CampaignPlan, { description: 'What was pinned and sampled, and the estimate at creation.' })
+  plan(@Parent() campaign: Campaign) {
+    return planView(campaign.plan);
+  }
+
+  @ResolveField(() => Float)
+  budgetUsd(@Parent() campaign: Campaign) {
+    return campaign.budgetMicros / 1e6;
+  }
+}
+
+@Resolver(() => Execution)
+export class ExecutionResolver {
+  @ResolveField(() => Float, { nullable: true, description: 'Dollars (stored as integer micro-dollars).' })
+  costUsd(@Parent() e: Execution) {
+    return e.costMicros == null ? null : e.costMicros / 1e6;
+  }
+
+  @ResolveField(() => ExecutionTokens)
+  tokens(@Parent() e: Execution) {
+    return { input: e.inputTokens, cacheRead: e.cacheReadTokens, cacheWrite: e.cacheWriteTokens, output: e.outputTokens, reasoning: e.reasoningTokens };
+  }
+}

@@ -1,0 +1,2 @@
+export * from './runner-protocol.schema.js';
+export * from './trajectory-event.schema.js';

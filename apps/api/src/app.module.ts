@@ -1,5 +1,5 @@
-import { CampaignsModule } from '#libs/campaigns';
 import { APP_CONFIG, type AppConfig } from '#libs/config';
+import { EngineModule, Executor, type SchedulerOptions } from '#libs/engine';
 import { IdentityModule } from '#libs/identity';
 import { LOGGER } from '#libs/observability';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
@@ -23,6 +23,8 @@ import { ApiKeyResolver } from './identity/api-key.resolver.js';
 import { AuthResolver } from './identity/auth.resolver.js';
 import { MemberResolver, OrganizationResolver } from './identity/organization.resolver.js';
 import { HttpMetrics } from './ops/http-metrics.js';
+import { RunnerController } from './runner/runner.controller.js';
+import { localEngine } from './engine-setup.js';
 import { OpsController } from './ops/ops.controller.js';
 
 /** Every resolver of the API; print-schema builds schema.gql from the same list. */
@@ -46,7 +48,15 @@ export interface AppDependencies {
   jwtSecret: string;
   /** AES-256 key sealing org secrets. */
   secretsKey: Buffer;
+  /** Where runners run, and whether this process also schedules. */
+  executor?: Executor;
+  scheduler?: SchedulerOptions;
   metrics?: HttpMetrics;
+}
+
+function withEngineDefaults(deps: AppDependencies): { executor: Executor; scheduler: SchedulerOptions } {
+  const defaults = deps.executor && deps.scheduler ? null : localEngine(deps.config, deps.logger);
+  return { executor: deps.executor ?? defaults!.executor, scheduler: deps.scheduler ?? defaults!.scheduler };
 }
 
 @Module({})
@@ -59,11 +69,11 @@ export class AppModule {
         TypeOrmModule.forRootAsync({ useFactory: () => deps.dataSource.options, dataSourceFactory: async () => deps.dataSource }),
         PassportModule.register({ session: false }),
         IdentityModule.register({ jwtSecret: deps.jwtSecret }),
-        CampaignsModule.register({ secretsKey: deps.secretsKey }),
+        EngineModule.register({ secretsKey: deps.secretsKey, ...withEngineDefaults(deps) }),
         GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, ...graphqlOptions(deps.config, deps.dataSource, metrics) }),
         ImportModule,
       ],
-      controllers: [OpsController],
+      controllers: [OpsController, RunnerController],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: LOGGER, useValue: deps.logger },

@@ -2,7 +2,8 @@ import { PinoNestLogger } from '#libs/observability';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { MAX_EVENT_BATCH_BYTES } from '#libs/contracts';
 import { AppModule, type AppDependencies } from './app.module.js';
 import { requestIdMiddleware } from './common/request-id.middleware.js';
 import { HttpMetrics } from './ops/http-metrics.js';
@@ -16,6 +17,8 @@ export async function createApi(deps: AppDependencies): Promise<INestApplication
   });
   app.set('trust proxy', 'loopback');
   app.useBodyParser('json', { limit: '1mb' });
+  // Runner event batches: NDJSON text, 5 MB at most (413 above).
+  app.use('/v1/executions', express.text({ type: 'application/x-ndjson', limit: MAX_EVENT_BATCH_BYTES }));
   app.use(requestIdMiddleware);
   app.use(metrics.middleware);
   app.use(accessLog(deps));

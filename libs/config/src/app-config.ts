@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -24,6 +25,11 @@ const schema = z.object({
   FANOUT_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
   FANOUT_GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
   FANOUT_MIGRATE_ON_START: bool.default(true),
+  FANOUT_SCHEDULER: z.enum(['embedded', 'off']).default('embedded'),
+  FANOUT_MAX_LOCAL_RUNS: z.coerce.number().int().min(1).max(256).optional(),
+  FANOUT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  FANOUT_RETRY_BACKOFF_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  FANOUT_PUBLIC_URL: z.url({ error: 'expected the http(s) URL runners use to reach this API' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -42,6 +48,13 @@ export type AppConfig = Readonly<{
   graphqlMaxComplexity: number;
   migrateOnStart: boolean;
   logLevel: string;
+  /** `embedded`: the API process also runs the scheduler (one machine). */
+  scheduler: 'embedded' | 'off';
+  maxLocalRuns: number;
+  maxAttempts: number;
+  retryBackoffSeconds: number;
+  /** URL runners call back; default http://127.0.0.1:PORT. */
+  publicUrl: string;
 }>;
 
 export class ConfigError extends Error {}
@@ -86,6 +99,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     graphqlMaxComplexity: e.FANOUT_GRAPHQL_MAX_COMPLEXITY,
     migrateOnStart: e.FANOUT_MIGRATE_ON_START,
     logLevel: e.LOG_LEVEL,
+    scheduler: e.FANOUT_SCHEDULER,
+    maxLocalRuns: e.FANOUT_MAX_LOCAL_RUNS ?? availableParallelism(),
+    maxAttempts: e.FANOUT_MAX_ATTEMPTS,
+    retryBackoffSeconds: e.FANOUT_RETRY_BACKOFF_SECONDS,
+    publicUrl: (e.FANOUT_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
   });
 }
 

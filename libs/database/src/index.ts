@@ -3,3 +3,4 @@ export * from './embedded-postgres.manager.js';
 export * from './tenant.repository.js';
 export * from './paginate.js';
 export * from './column-transformers.js';
+export * from './returning.js';

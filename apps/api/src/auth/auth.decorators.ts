@@ -5,9 +5,16 @@ import type { Request } from 'express';
 
 export const PUBLIC_KEY = 'fanout:public';
 export const ROLE_KEY = 'fanout:role';
+export const RUNNER_KEY = 'fanout:runner';
 
 /** Anonymous callers may use this handler (credentials, when given, are still verified). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);
+
+/**
+ * Runner protocol routes: they authenticate the execution-scoped runner
+ * token themselves, so the user credential guard stands aside entirely.
+ */
+export const RunnerAuthenticated = () => SetMetadata(RUNNER_KEY, true);
 
 /** The least role the caller's credential must carry in its org. */
 export const RequireRole = (role: Role) => SetMetadata(ROLE_KEY, role);

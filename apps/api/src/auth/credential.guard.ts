@@ -6,7 +6,7 @@ import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import { AuthGuard } from '@nestjs/passport';
 import { AuthRateLimiter } from './auth-rate-limiter.js';
-import { PUBLIC_KEY, ROLE_KEY, requestOf } from './auth.decorators.js';
+import { PUBLIC_KEY, ROLE_KEY, RUNNER_KEY, requestOf } from './auth.decorators.js';
 
 const BAD_CREDENTIALS = 'invalid, expired or revoked credentials';
 
@@ -34,6 +34,7 @@ export class CredentialGuard extends AuthGuard(['api-key', 'jwt']) {
 
   override async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const targets = [ctx.getHandler(), ctx.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(RUNNER_KEY, targets)) return true;
     const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) ?? false;
     const req = this.getRequest(ctx);
     if (!req.user) {

@@ -22,6 +22,7 @@ export interface AgentSpanRow {
 @Index('executions_campaign_status_idx', ['campaignId', 'status'])
 @Index('executions_org_status_idx', ['orgId', 'status'])
 @Index('executions_campaign_created_idx', ['campaignId', 'createdAt', 'id'])
+@Index('executions_dispatch_idx', ['status', 'nextAttemptAt'])
 @Check('executions_status_check', `"status" IN ('queued','dispatching','running','completed','infra_failed','cancelled')`)
 export class ExecutionEntity {
   @PrimaryColumn('uuid')
@@ -126,6 +127,37 @@ export class ExecutionEntity {
   /** Hash of the imported record: re-importing the same line is a no-op. */
   @Column('text', { name: 'record_hash', nullable: true })
   recordHash: string | null;
+
+  /** SHA-256 of the current attempt's runner token (the token itself is never stored). */
+  @Column('bytea', { name: 'runner_token_hash', nullable: true, select: false })
+  runnerTokenHash: Buffer | null;
+
+  @Column('timestamptz', { name: 'dispatched_at', nullable: true })
+  dispatchedAt: Date | null;
+
+  @Column('timestamptz', { name: 'heartbeat_at', nullable: true })
+  heartbeatAt: Date | null;
+
+  /** Not before this time (retry backoff). */
+  @Column('timestamptz', { name: 'next_attempt_at', nullable: true })
+  nextAttemptAt: Date | null;
+
+  /** Why the last attempt failed (infrastructure), for people. */
+  @Column('text', { name: 'last_error', nullable: true })
+  lastError: string | null;
+
+  @Column('text', { name: 'agent_end', nullable: true })
+  agentEnd: 'exited' | 'timeout' | 'crashed' | 'cancelled' | null;
+
+  @Column('integer', { name: 'agent_exit_code', nullable: true })
+  agentExitCode: number | null;
+
+  @Column('integer', { name: 'grader_exit_code', nullable: true })
+  graderExitCode: number | null;
+
+  /** Delegation metrics and other per-execution figures computed when it ends (libs/metrics). */
+  @Column('jsonb', { nullable: true })
+  summary: Record<string, unknown> | null;
 
   @Column('timestamptz', { name: 'started_at', nullable: true })
   startedAt: Date | null;

@@ -54,6 +54,10 @@ export class BenchmarkVersionEntity {
   @Column('jsonb')
   manifest: BenchmarkManifest;
 
+  /** Absolute folder the manifest's relative paths start from, on the machine that runs executions locally. */
+  @Column('text', { name: 'source_dir', nullable: true })
+  sourceDir: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

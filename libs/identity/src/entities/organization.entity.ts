@@ -16,6 +16,10 @@ export class OrganizationEntity {
   @Column('boolean', { default: false })
   personal: boolean;
 
+  /** Executions of this org running at once, across its campaigns. */
+  @Column('integer', { name: 'max_concurrency', default: 8 })
+  maxConcurrency: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

@@ -27,7 +27,7 @@ export const JWT_TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 /** The real API (real Postgres, real HTTP on loopback) on a fresh database. */
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '3000', JWT_SECRET: JWT_TEST_SECRET, LOG_LEVEL: 'info', FANOUT_SCHEDULER: 'off', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '3000', JWT_SECRET: JWT_TEST_SECRET, LOG_LEVEL: 'info', FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', ...env });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {

@@ -15,7 +15,7 @@ import { CredentialGuard } from './auth/credential.guard.js';
 import { ApiKeyStrategy, JWT_SECRET, SessionStrategy } from './auth/strategies.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
-import { CampaignResolver, ExecutionResolver } from './campaigns/campaign.resolver.js';
+import { CampaignProgressResolver, CampaignResolver, ExecutionResolver } from './campaigns/campaign.resolver.js';
 import { ImportModule } from './campaigns/import/import.module.js';
 import { AgentConfigResolver, BenchmarkResolver, SecretResolver } from './catalog/catalog.resolver.js';
 import { graphqlOptions } from './graphql/graphql.options.js';
@@ -25,6 +25,7 @@ import { MemberResolver, OrganizationResolver } from './identity/organization.re
 import { HttpMetrics } from './ops/http-metrics.js';
 import { RunnerController } from './runner/runner.controller.js';
 import { localEngine } from './engine-setup.js';
+import { DemoSeeder } from './demo/demo.seeder.js';
 import { OpsController } from './ops/ops.controller.js';
 
 /** Every resolver of the API; print-schema builds schema.gql from the same list. */
@@ -37,6 +38,7 @@ export const RESOLVERS = [
   AgentConfigResolver,
   SecretResolver,
   CampaignResolver,
+  CampaignProgressResolver,
   ExecutionResolver,
 ];
 
@@ -83,6 +85,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_PIPE, useClass: InputValidationPipe },
         AuthRateLimiter,
+        DemoSeeder,
         ApiKeyStrategy,
         SessionStrategy,
         ...RESOLVERS,

@@ -26,6 +26,7 @@ const schema = z.object({
   FANOUT_GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(1_000_000).default(2_000),
   FANOUT_MIGRATE_ON_START: bool.default(true),
   FANOUT_SCHEDULER: z.enum(['embedded', 'off']).default('embedded'),
+  FANOUT_DEMO: z.enum(['on', 'off']).default('on'),
   FANOUT_MAX_LOCAL_RUNS: z.coerce.number().int().min(1).max(256).optional(),
   FANOUT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   FANOUT_RETRY_BACKOFF_SECONDS: z.coerce.number().min(0).max(3600).default(5),
@@ -50,6 +51,8 @@ export type AppConfig = Readonly<{
   logLevel: string;
   /** `embedded`: the API process also runs the scheduler (one machine). */
   scheduler: 'embedded' | 'off';
+  /** Register fanout-mini and launch the demo campaign on a database without campaigns. */
+  demo: boolean;
   maxLocalRuns: number;
   maxAttempts: number;
   retryBackoffSeconds: number;
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     migrateOnStart: e.FANOUT_MIGRATE_ON_START,
     logLevel: e.LOG_LEVEL,
     scheduler: e.FANOUT_SCHEDULER,
+    demo: e.FANOUT_DEMO === 'on',
     maxLocalRuns: e.FANOUT_MAX_LOCAL_RUNS ?? availableParallelism(),
     maxAttempts: e.FANOUT_MAX_ATTEMPTS,
     retryBackoffSeconds: e.FANOUT_RETRY_BACKOFF_SECONDS,

@@ -150,6 +150,8 @@ export class CampaignProgress {
   @Field(() => Int, { name: 'infraFailed' }) infra_failed: number;
   @Field(() => Int) cancelled: number;
   @Field(() => Int) total: number;
+  @Field(() => Int, { description: 'Executions resolved so far.' }) resolved: number;
+  costMicros: number;
 }
 
 @ObjectType()

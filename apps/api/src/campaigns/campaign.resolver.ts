@@ -106,6 +106,20 @@ export class CampaignResolver {
   }
 }
 
+@Resolver(() => CampaignProgress)
+export class CampaignProgressResolver {
+  @ResolveField(() => Float, { description: 'Dollars spent so far (sum of execution costs).' })
+  spentUsd(@Parent() p: CampaignProgress) {
+    return Math.round(p.costMicros) / 1e6;
+  }
+
+  @ResolveField(() => Float, { nullable: true, description: 'Task pass so far: resolved / finished (completed + infra failed); null before any finished.' })
+  passSoFar(@Parent() p: CampaignProgress) {
+    const finished = p.completed + p.infra_failed;
+    return finished === 0 ? null : p.resolved / finished;
+  }
+}
+
 @Resolver(() => Execution)
 export class ExecutionResolver {
   @ResolveField(() => Float, { nullable: true, description: 'Dollars (stored as integer micro-dollars).' })

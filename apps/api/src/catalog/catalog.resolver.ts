@@ -1,4 +1,8 @@
 import { AgentConfigService, BenchmarkService, SecretService, readManifest } from '#libs/catalog';
+import { DomainException } from '#libs/common';
+import { APP_CONFIG, type AppConfig } from '#libs/config';
+import { Inject } from '@nestjs/common';
+import { isAbsolute } from 'node:path';
 import { parseAgentConfigManifest, parseBenchmarkManifest, validateAgentConfigManifest, validateBenchmarkManifest } from '#libs/contracts';
 import { Role, type Principal } from '#libs/identity';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
@@ -8,13 +12,24 @@ import { AgentConfig, AgentConfigConnection, AgentMode, Benchmark, BenchmarkConn
 
 @Resolver(() => Benchmark)
 export class BenchmarkResolver {
-  constructor(private readonly benchmarkService: BenchmarkService) {}
+  constructor(
+    private readonly benchmarkService: BenchmarkService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @RequireRole(Role.MEMBER)
   @Mutation(() => RegisterBenchmarkResult, { description: 'Registers a benchmark manifest. The same manifest again is a no-op; changed content needs a new version.' })
-  async registerBenchmark(@CurrentPrincipal() principal: Principal, @Args('input') input: ManifestInput) {
+  async registerBenchmark(
+    @CurrentPrincipal() principal: Principal,
+    @Args('input') input: ManifestInput,
+    @Args('sourceDir', { nullable: true, description: 'Absolute folder the manifest\'s relative paths start from, for local runs (one-machine installs only).' })
+    sourceDir?: string,
+  ) {
     const manifest = readManifest('the benchmark manifest', input, parseBenchmarkManifest, validateBenchmarkManifest);
-    const { version, created } = await this.benchmarkService.register(principal, manifest);
+    if (sourceDir != null && (this.config.env === 'production' || !isAbsolute(sourceDir))) {
+      throw DomainException.badInput('sourceDir', this.config.env === 'production' ? 'nothing in production (task workspaces come from images)' : 'an absolute path', sourceDir);
+    }
+    const { version, created } = await this.benchmarkService.register(principal, manifest, sourceDir ?? null);
     return { benchmark: version, created };
   }
 

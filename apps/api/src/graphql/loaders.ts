@@ -24,16 +24,20 @@ function byId<T extends ObjectLiteral & { id: string }>(ds: DataSource, target: 
 
 function campaignProgress(ds: DataSource): DataLoader<string, Record<string, number>> {
   return new DataLoader(async (ids: readonly string[]) => {
-    const rows: { campaign_id: string; status: string; n: number }[] = await ds.query(
-      'SELECT campaign_id, status, count(*)::int AS n FROM executions WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status',
+    const rows: { campaign_id: string; status: string; n: number; resolved: number; cost: number }[] = await ds.query(
+      `SELECT campaign_id, status, count(*)::int AS n, count(*) FILTER (WHERE resolved)::int AS resolved,
+              COALESCE(sum(cost_micros), 0)::float8 AS cost
+         FROM executions WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status`,
       [[...ids]],
     );
-    const empty = () => ({ queued: 0, dispatching: 0, running: 0, completed: 0, infra_failed: 0, cancelled: 0, total: 0 });
+    const empty = () => ({ queued: 0, dispatching: 0, running: 0, completed: 0, infra_failed: 0, cancelled: 0, total: 0, resolved: 0, costMicros: 0 });
     const byId = new Map<string, Record<string, number>>(ids.map((id) => [id, empty()]));
     for (const row of rows) {
       const p = byId.get(row.campaign_id)!;
       p[row.status] = row.n;
       p.total! += row.n;
+      p.resolved! += row.resolved;
+      p.costMicros! += row.cost;
     }
     return ids.map((id) => byId.get(id)!);
   });

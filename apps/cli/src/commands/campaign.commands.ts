@@ -138,4 +138,58 @@ export function registerCampaignCommands(program: Command): void {
       const c = data.campaign;
       print(globals(), c, () => `${formatCampaigns([c])}\n\n${formatPlan(c.plan, c.budgetUsd)}`);
     });
+
+  registerWatchCommand(campaign, globals);
+}
+
+interface WatchProgress {
+  queued: number;
+  dispatching: number;
+  running: number;
+  completed: number;
+  infraFailed: number;
+  cancelled: number;
+  total: number;
+  resolved: number;
+  spentUsd: number;
+  passSoFar: number | null;
+}
+
+/** `fanout campaign watch ID`: live bars until the campaign ends (or Ctrl-C). */
+function registerWatchCommand(campaign: Command, globals: () => Globals): void {
+  campaign
+    .command('watch <id>')
+    .description('Live progress of a campaign: queued / running / done, pass so far, dollars so far, until it ends.')
+    .option('--interval <seconds>', 'seconds between updates', '2')
+    .action(async (id: string, opts: { interval: string }) => {
+      const { MultiBar, Presets } = (await import('cli-progress')).default;
+      const interval = Math.max(0.2, Number(opts.interval) || 2) * 1000;
+      const query = `query($id: ID!) { campaign(id: $id) { name status budgetUsd progress { queued dispatching running completed infraFailed cancelled total resolved spentUsd passSoFar } } }`;
+      const fetchOnce = async () => (await graphql<{ campaign: { name: string; status: string; budgetUsd: number; progress: WatchProgress } }>(globals(), query, { id })).campaign;
+      let campaign = await fetchOnce();
+      const tty = process.stderr.isTTY && !globals().json;
+      const bars = tty ? new MultiBar({ format: ' {label} [{bar}] {value}/{total} {extra}', hideCursor: true, clearOnComplete: false }, Presets.shades_classic) : null;
+      const total = campaign.progress.total;
+      const done = bars?.create(total, 0, { label: 'done   ', extra: '' });
+      const running = bars?.create(total, 0, { label: 'running', extra: '' });
+      const queued = bars?.create(total, 0, { label: 'queued ', extra: '' });
+      for (;;) {
+        const p = campaign.progress;
+        const finished = p.completed + p.infraFailed + p.cancelled;
+        const pass = p.passSoFar == null ? '-' : `${(p.passSoFar * 100).toFixed(1)}%`;
+        const extra = `pass so far ${pass}, $${p.spentUsd.toFixed(2)} of $${campaign.budgetUsd.toFixed(2)}, ${campaign.status.toLowerCase()}`;
+        if (bars) {
+          done!.update(finished, { extra });
+          running!.update(p.running + p.dispatching, { extra: p.infraFailed ? `${p.infraFailed} infra failed` : '' });
+          queued!.update(p.queued, { extra: p.cancelled ? `${p.cancelled} cancelled` : '' });
+        } else {
+          print(globals(), { status: campaign.status, ...p }, () => `${campaign.name}: ${finished}/${p.total} done, ${p.running + p.dispatching} running, ${p.queued} queued; ${extra}`);
+        }
+        if (campaign.status === 'COMPLETED' || campaign.status === 'CANCELLED') break;
+        await new Promise((r) => setTimeout(r, interval));
+        campaign = await fetchOnce();
+      }
+      bars?.stop();
+      if (bars) process.stderr.write(`${campaign.name}: ${campaign.status.toLowerCase()}\n`);
+    });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { graphql, type ApiOptions } from '../api-client.js';
 import { CliError, print, table, type OutputOptions } from '../output.js';
 
@@ -29,8 +30,8 @@ export function registerCatalogCommands(program: Command): void {
     .action(async (file: string) => {
       const data = await graphql<{ registerBenchmark: { created: boolean; benchmark: { id: string; key: string; version: string; taskCount: number; visibility: string; groupSizes: { difficulty: string; count: number }[] } } }>(
         globals(),
-        `mutation($input: ManifestInput!) { registerBenchmark(input: $input) { created benchmark { id key version taskCount visibility groupSizes { difficulty count } } } }`,
-        { input: { yaml: await readText(file) } },
+        `mutation($input: ManifestInput!, $dir: String) { registerBenchmark(input: $input, sourceDir: $dir) { created benchmark { id key version taskCount visibility groupSizes { difficulty count } } } }`,
+        { input: { yaml: await readText(file) }, dir: resolve(dirname(file)) },
       );
       const { benchmark: b, created } = data.registerBenchmark;
       print(globals(), data.registerBenchmark, () =>

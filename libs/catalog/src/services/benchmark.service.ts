@@ -28,7 +28,8 @@ export interface GroupSize {
 export class BenchmarkService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async register(principal: Principal, manifest: BenchmarkManifest): Promise<RegisteredBenchmark> {
+  /** `sourceDir`: the folder the manifest's relative paths start from, when runs are local. */
+  async register(principal: Principal, manifest: BenchmarkManifest, sourceDir: string | null = null): Promise<RegisteredBenchmark> {
     requireRole(principal, Role.MEMBER, 'registerBenchmark');
     const orgId = requireOrgId(principal.orgId);
     const fingerprint = benchmarkFingerprint(manifest);
@@ -63,6 +64,7 @@ export class BenchmarkService {
           successRule: manifest.success,
           taskCount: tasks.length,
           manifest,
+          sourceDir,
         }),
       );
       await this.insertTasks(tx, orgId, version.id, tasks);

@@ -16,13 +16,16 @@ export async function createApi(deps: AppDependencies): Promise<INestApplication
     bodyParser: true,
   });
   app.set('trust proxy', 'loopback');
-  app.useBodyParser('json', { limit: '1mb' });
+  // 6 MB: importExecutions takes up to 5 MB of JSONL inline (bigger files stream to the REST import).
+  app.useBodyParser('json', { limit: '6mb' });
   // Runner event batches: NDJSON text, 5 MB at most (413 above).
   app.use('/v1/executions', express.text({ type: 'application/x-ndjson', limit: MAX_EVENT_BATCH_BYTES }));
   app.use(requestIdMiddleware);
   app.use(metrics.middleware);
   app.use(accessLog(deps));
   app.enableShutdownHooks();
+  // Large streamed imports may take minutes; Node's default would cut them at 300 s.
+  app.getHttpServer().requestTimeout = 30 * 60 * 1000;
   return app;
 }
 

@@ -3,3 +3,4 @@ export * from './entities/index.js';
 export * from './planning/campaign-plan.js';
 export * from './planning/campaign-planner.js';
 export * from './services/campaign.service.js';
+export * from './import/index.js';

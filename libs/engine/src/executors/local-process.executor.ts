@@ -16,7 +16,8 @@ export interface LocalExecutorOptions {
   extraPath?: string[];
 }
 
-const GRACE_MS = 3_000;
+// The runner needs its own few seconds to kill the agent's separate process group first.
+const GRACE_MS = 10_000;
 
 /**
  * One runner process per attempt, in its own process group (so a cancel or

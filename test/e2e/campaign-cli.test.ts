@@ -15,7 +15,7 @@ describe('planning a study from the CLI', () => {
     requireBuild();
     home = await mkdtemp(join(tmpdir(), 'fanout-campaign-cli-'));
     const port = String(await freePort());
-    env = { FANOUT_HOME: home, FANOUT_PG_PORT: String(await freePort()), PORT: port, DATABASE_URL: '', FANOUT_API: `http://127.0.0.1:${port}`, FANOUT_API_KEY: '', FANOUT_PASSWORD: 'a long password' };
+    env = { FANOUT_HOME: home, FANOUT_PG_PORT: String(await freePort()), PORT: port, DATABASE_URL: '', FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', FANOUT_API: `http://127.0.0.1:${port}`, FANOUT_API_KEY: '', FANOUT_PASSWORD: 'a long password' };
     await runCli(['user', 'create', '--email', 'lab@example.test'], env);
     await runCli(['org', 'create', '--name', 'Lab', '--owner', 'lab@example.test', '--slug', 'lab'], env);
     env.FANOUT_API_KEY = JSON.parse((await runCli(['keys', 'create', '--org', 'lab', '--name', 'ci', '--role', 'admin', '--json'], env)).stdout).key;

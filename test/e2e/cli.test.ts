@@ -14,7 +14,7 @@ describe('fanout CLI', () => {
   beforeAll(async () => {
     requireBuild();
     home = await mkdtemp(join(tmpdir(), 'fanout-cli-'));
-    env = { FANOUT_HOME: home, FANOUT_PG_PORT: String(await freePort()), PORT: String(await freePort()), DATABASE_URL: '', FANOUT_API_KEY: '', FANOUT_API: '' };
+    env = { FANOUT_HOME: home, FANOUT_PG_PORT: String(await freePort()), PORT: String(await freePort()), DATABASE_URL: '', FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', FANOUT_API_KEY: '', FANOUT_API: '' };
   });
   afterAll(async () => {
     if (api) {

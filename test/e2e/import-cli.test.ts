@@ -20,7 +20,7 @@ describe('fanout import', () => {
     requireBuild();
     db = await createTestDatabase();
     home = await mkdtemp(join(tmpdir(), 'fanout-import-cli-'));
-    env = { FANOUT_HOME: home, PORT: String(await freePort()), DATABASE_URL: db.url, FANOUT_API_KEY: '', FANOUT_API: '', FANOUT_PASSWORD: 'a long password' };
+    env = { FANOUT_HOME: home, PORT: String(await freePort()), DATABASE_URL: db.url, FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', FANOUT_API_KEY: '', FANOUT_API: '', FANOUT_PASSWORD: 'a long password' };
     expect((await runCli(['user', 'create', '--email', 'lab@example.test'], env)).code).toBe(0);
     const org = await runCli(['--json', 'org', 'create', '--name', 'Import Lab', '--owner', 'lab@example.test', '--slug', 'import-lab'], env);
     const orgId = JSON.parse(org.stdout).id as string;

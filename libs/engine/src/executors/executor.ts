@@ -14,6 +14,11 @@ export interface StartRequest {
 export abstract class Executor {
   /** Runs at once this executor takes (the scheduler never dispatches more). */
   abstract readonly capacity: number;
+  /**
+   * Whether runners die with the platform: local processes do (Ctrl-C must
+   * stop everything), cluster Jobs do not (they outlive a scheduler restart).
+   */
+  readonly stopOnShutdown: boolean = false;
   /** Starts the runner; starting an attempt that already runs is a no-op. */
   abstract start(request: StartRequest): Promise<void>;
   /** Whether the attempt's runner is alive (or its Job is active). */

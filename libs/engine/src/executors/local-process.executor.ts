@@ -26,6 +26,7 @@ const GRACE_MS = 10_000;
  */
 export class LocalProcessExecutor extends Executor {
   readonly capacity: number;
+  override readonly stopOnShutdown = true;
 
   constructor(private readonly options: LocalExecutorOptions) {
     super();

@@ -1,5 +1,5 @@
 import { queryReturning } from '#libs/database';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -33,7 +33,7 @@ const LOST_HEARTBEAT_S = HEARTBEAT_SECONDS * 4;
  * update on the row, so a restart at any point, or a second scheduler, is safe.
  */
 @Injectable()
-export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SchedulerService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private stopped = false;
@@ -51,10 +51,29 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     if (this.options.enabled) void this.loop();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops dispatching; with a local executor also stops this machine's
+   * runners (they are detached, so a terminal's Ctrl-C does not reach them)
+   * and requeues their executions, while the database is still open.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     this.wake?.();
     while (this.running) await new Promise((r) => setTimeout(r, 20));
+    if (!this.options.enabled || !this.executor.stopOnShutdown) return;
+    const live: { id: string; attempt: number }[] = await this.dataSource.query(`SELECT id, attempt FROM executions WHERE status IN ('dispatching', 'running')`);
+    await Promise.all(
+      live.map(async (e) => {
+        if (!(await this.executor.isRunning(e.id, e.attempt))) return;
+        await this.executor.stop(e.id, e.attempt);
+        await this.fail(e.id, e.attempt, 'interrupted: the platform shut down');
+      }),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
   }
 
   /** One dispatch round; returns how many executions started. Exposed for tests and benchmarks. */

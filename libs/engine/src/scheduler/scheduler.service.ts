@@ -121,8 +121,14 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async runnerExited(executionId: string, attempt: number, code: number | null): Promise<void> {
-    // A runner that exits 0 has posted its grade; anything else left running is an infrastructure failure.
-    await this.fail(executionId, attempt, code === 0 ? 'the runner exited without posting a grade' : `the runner exited with ${code ?? 'a signal'}`);
+    // During shutdown the database may already be closed; the reconciler of the next start settles it.
+    if (!this.dataSource.isInitialized) return;
+    try {
+      // A runner that exits 0 has posted its grade; anything else left running is an infrastructure failure.
+      await this.fail(executionId, attempt, code === 0 ? 'the runner exited without posting a grade' : `the runner exited with ${code ?? 'a signal'}`);
+    } catch (err) {
+      this.options.logger.warn({ err, executionId }, 'could not record a runner exit; the reconciler will');
+    }
   }
 
   /**

@@ -133,11 +133,13 @@ describe('cross-tenant isolation: catalog and campaigns', () => {
 
   it('lists never include org A\'s private rows, secrets or executions', async () => {
     const res = await api.gql<any>(
-      `query($f: ExecutionFilterInput) { benchmarks(first: 100) { nodes { id key } } agentConfigs(first: 100) { nodes { id name } }
-         campaigns(first: 100) { nodes { id } } secrets { name } executions(filter: $f, first: 100) { totalCount } }`,
-      { f: { campaignId: ids.campaign } },
+      `{ benchmarks(first: 100) { nodes { id key } } agentConfigs(first: 100) { nodes { id name } }
+         campaigns(first: 100) { nodes { id } } secrets { name } executions(first: 100) { totalCount } }`,
+      {},
       b.token,
     );
+    const filtered = await api.gql('query($f: ExecutionFilterInput) { executions(filter: $f) { totalCount } }', { f: { campaignId: ids.campaign } }, b.token);
+    expect(codeOf(filtered)).toBe('NOT_FOUND');
     expect(res.errors).toBeUndefined();
     expect(res.data.benchmarks.nodes.map((n: { key: string }) => n.key)).toEqual(['open-bench']);
     expect(res.data.agentConfigs.nodes.map((n: { name: string }) => n.name)).toEqual(['b-agent']);
@@ -156,6 +158,21 @@ describe('cross-tenant isolation: catalog and campaigns', () => {
     const pub = await api.gql<any>(CREATE, { m: campaignManifest({ benchmark: 'open-bench', agent: 'b-agent' }) }, b.token);
     expect(pub.errors).toBeUndefined();
     expect(pub.data.createCampaign.executionCount).toBe(24);
+  });
+
+  it('a public campaign is readable by org B and anonymously, but only its org changes it', async () => {
+    const pub = await api.gql<any>(CREATE, { m: { ...campaignManifest({ benchmark: 'open-bench', agent: 'a-agent' }), visibility: 'public' } }, a.token);
+    const id = pub.data.createCampaign.id;
+    for (const token of [b.token, undefined]) {
+      const read = await api.gql<any>('query($id: ID!, $f: ExecutionFilterInput) { campaign(id: $id) { id status } executions(filter: $f) { totalCount } }', { id, f: { campaignId: id } }, token);
+      expect(read.errors).toBeUndefined();
+      expect(read.data.executions.totalCount).toBe(24);
+    }
+    expect(codeOf(await api.gql('query($id: ID!) { campaign(id: $id) { id } }', { id: ids.campaign }))).toBe('NOT_FOUND');
+    for (const verb of ['launch', 'cancel']) {
+      expect(codeOf(await api.gql(`mutation($id: ID!) { ${verb}Campaign(id: $id) { id } }`, { id }, b.token))).toBe('NOT_FOUND');
+    }
+    expect(codeOf(await api.gql('{ executions { totalCount } }'))).toBe('BAD_USER_INPUT');
   });
 
   it('org B cannot delete org A\'s secret', async () => {

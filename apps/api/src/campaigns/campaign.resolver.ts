@@ -3,7 +3,7 @@ import { readManifest } from '#libs/catalog';
 import { parseCampaignManifest, validateCampaignManifest } from '#libs/contracts';
 import { Role, type Principal } from '#libs/identity';
 import { Args, Context, Float, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { CurrentPrincipal, RequireRole } from '../auth/auth.decorators.js';
+import { CurrentPrincipal, Public, RequireRole } from '../auth/auth.decorators.js';
 import { ManifestInput } from '../catalog/catalog.models.js';
 import type { GraphqlContext } from '../graphql/loaders.js';
 import { PageArgs, pagedComplexity } from '../graphql/page.args.js';
@@ -76,18 +76,20 @@ export class CampaignResolver {
     return this.campaignService.list(principal, page, { status });
   }
 
-  @Query(() => Campaign)
-  campaign(@CurrentPrincipal() principal: Principal, @Args('id', { type: () => ID }) id: string) {
-    return this.campaignService.get(principal, id);
+  @Public()
+  @Query(() => Campaign, { description: 'One of your organization\'s campaigns, or any public campaign (also without signing in).' })
+  campaign(@CurrentPrincipal() principal: Principal | undefined, @Args('id', { type: () => ID }) id: string) {
+    return this.campaignService.getVisible(principal ?? null, id);
   }
 
-  @Query(() => ExecutionConnection, { complexity: pagedComplexity })
+  @Public()
+  @Query(() => ExecutionConnection, { complexity: pagedComplexity, description: 'Your organization\'s executions, or a public campaign\'s (filter.campaignId).' })
   executions(
     @CurrentPrincipal() principal: Principal,
     @Args() page: PageArgs,
     @Args('filter', { type: () => ExecutionFilterInput, nullable: true }) filter?: ExecutionFilterInput,
   ) {
-    return this.campaignService.executions(principal, filter ?? {}, page);
+    return this.campaignService.executions(principal ?? null, filter ?? {}, page);
   }
 
   @ResolveField(() => CampaignProgress, { description: 'Executions by status.' })

@@ -126,17 +126,28 @@ export class CampaignService {
     return campaign;
   }
 
+  /** Read access: the caller's own campaigns, and public campaigns of any org (anonymous callers: public only). */
+  async getVisible(principal: Principal | null, id: string): Promise<CampaignEntity> {
+    const campaign = isUuid(id) ? await this.dataSource.getRepository(CampaignEntity).findOneBy({ id }) : null;
+    if (!campaign || (campaign.visibility !== 'public' && campaign.orgId !== principal?.orgId)) throw DomainException.notFound('campaign', id);
+    return campaign;
+  }
+
   list(principal: Principal, page: PageArgs, filter: { status?: CampaignStatus[] | null } = {}): Promise<Page<CampaignEntity>> {
     const qb = this.dataSource.getRepository(CampaignEntity).createQueryBuilder('c').where('c.orgId = :orgId', { orgId: requireOrgId(principal.orgId) });
     if (filter.status?.length) qb.andWhere('c.status IN (:...status)', { status: filter.status });
     return paginate(qb, page);
   }
 
-  executions(principal: Principal, filter: ExecutionFilter, page: PageArgs): Promise<Page<ExecutionEntity>> {
-    const qb = this.dataSource.getRepository(ExecutionEntity).createQueryBuilder('e').where('e.orgId = :orgId', { orgId: requireOrgId(principal.orgId) });
+  /** Executions of the caller's org; with a campaign filter, of that campaign when the caller may read it (public ones too). */
+  async executions(principal: Principal | null, filter: ExecutionFilter, page: PageArgs): Promise<Page<ExecutionEntity>> {
+    const qb = this.dataSource.getRepository(ExecutionEntity).createQueryBuilder('e');
     if (filter.campaignId) {
-      if (!isUuid(filter.campaignId)) throw DomainException.notFound('campaign', filter.campaignId);
-      qb.andWhere('e.campaignId = :campaignId', { campaignId: filter.campaignId });
+      const campaign = await this.getVisible(principal, filter.campaignId);
+      qb.where('e.campaignId = :campaignId AND e.orgId = :orgId', { campaignId: campaign.id, orgId: campaign.orgId });
+    } else {
+      if (!principal) throw DomainException.badInput('filter.campaignId', 'a public campaign id when not signed in');
+      qb.where('e.orgId = :orgId', { orgId: requireOrgId(principal.orgId) });
     }
     if (filter.status?.length) qb.andWhere('e.status IN (:...status)', { status: filter.status });
     if (filter.agent) qb.andWhere('e.agentName = :agent', { agent: filter.agent });

@@ -23,7 +23,7 @@ describe('npm start on an empty home', () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     const t0 = performance.now();
-    api = await startProcess(['dist/apps/api/src/main.js'], { FANOUT_HOME: home, PORT: String(port), FANOUT_PG_PORT: String(await freePort()), DATABASE_URL: '', JWT_SECRET: '' }, 'fanout api listening');
+    api = await startProcess(['dist/apps/api/src/main.js'], { FANOUT_HOME: home, PORT: String(port), FANOUT_PG_PORT: String(await freePort()), DATABASE_URL: '', JWT_SECRET: '', FANOUT_DEMO: 'off' }, 'fanout api listening');
     startedIn = performance.now() - t0;
   });
   afterAll(async () => {

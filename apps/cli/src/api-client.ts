@@ -17,12 +17,12 @@ export function hasApiCredential(options: ApiOptions): boolean {
 /** One GraphQL call; an error answer becomes a CliError with its code and message. */
 export async function graphql<T>(options: ApiOptions, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const { url, key } = apiTarget(options);
-  if (!key) throw new CliError('no API key: pass --api-key or set FANOUT_API_KEY (create one with `fanout keys create`)');
   let res: Response;
   try {
     res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      // Without a key the call is anonymous: public campaigns can be read that way.
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: JSON.stringify({ query, variables }),
     });
   } catch (err) {
@@ -31,7 +31,8 @@ export async function graphql<T>(options: ApiOptions, query: string, variables: 
   const body = (await res.json().catch(() => null)) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] } | null;
   if (!body) throw new CliError(`the API at ${url} answered HTTP ${res.status} without a GraphQL body`);
   if (body.errors?.length) {
-    throw new CliError(body.errors.map((e) => `${e.extensions?.code ?? 'ERROR'}: ${e.message}`).join('\n'));
+    const hint = !key && body.errors.some((e) => e.extensions?.code === 'UNAUTHENTICATED') ? '\n(no API key given: pass --api-key or set FANOUT_API_KEY; create one with `fanout keys create`)' : '';
+    throw new CliError(body.errors.map((e) => `${e.extensions?.code ?? 'ERROR'}: ${e.message}`).join('\n') + hint);
   }
   return body.data as T;
 }

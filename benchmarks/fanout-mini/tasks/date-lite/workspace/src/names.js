@@ -1,0 +1,3 @@
+// @step names
+// TODO: monthName(month, short) and weekdayName(day, short)
+// @end

@@ -1,0 +1,3 @@
+// @step evaluate
+// TODO: evaluate(ast, { vars, functions })
+// @end

@@ -1,0 +1,3 @@
+// @step tokenize
+// TODO: tokenize(text): numbers, strings, identifiers, operators, eof
+// @end

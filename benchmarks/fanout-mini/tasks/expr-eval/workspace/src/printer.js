@@ -1,0 +1,3 @@
+// @step print
+// TODO: print(ast): text that parses back to the same AST
+// @end

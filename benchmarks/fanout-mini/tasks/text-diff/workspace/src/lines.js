@@ -1,0 +1,3 @@
+// @step split-lines
+// TODO: splitLines(text): lines without terminators
+// @end

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseEnvironment } from '#libs/config';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -38,18 +39,11 @@ export class RunnerConfigError extends Error {
  * (never the token).
  */
 export function loadRunnerConfig(env: NodeJS.ProcessEnv = process.env): RunnerConfig {
-  env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      const got = env[name];
-      const shown = got === undefined ? ' (not set)' : SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(got)})`;
-      return `  ${name}: ${issue.message}${shown}`;
-    });
-    throw new RunnerConfigError(`fanout-runner: invalid environment:\n${lines.join('\n')}`);
+  const parsed = parseEnvironment(schema, env, SECRET_VARIABLES);
+  if (!parsed.ok) {
+    throw new RunnerConfigError(`fanout-runner: invalid environment:\n${parsed.problems.join('\n')}`);
   }
-  const e = parsed.data;
+  const e = parsed.value;
   return Object.freeze({
     api: e.FANOUT_API,
     executionId: e.FANOUT_EXECUTION_ID,

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseEnvironment } from './environment.js';
 
 /** Never echoed back in an error message. */
 const SECRET_VARIABLES = new Set(['JWT_SECRET', 'DATABASE_URL', 'FANOUT_SECRETS_KEY']);
@@ -68,19 +69,9 @@ export class ConfigError extends Error {}
  * what was received.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  // An empty variable means "not set" (`DATABASE_URL= npm start`).
-  env = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      const got = env[name];
-      const shown = got === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(got)})`;
-      return `  ${name}: ${issue.message}${shown}`;
-    });
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+  const parsed = parseEnvironment(schema, env, SECRET_VARIABLES);
+  if (!parsed.ok) throw new ConfigError(`Invalid configuration:\n${parsed.problems.join('\n')}`);
+  const e = parsed.value;
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production (at least 32 characters)');
   }

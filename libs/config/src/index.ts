@@ -1,2 +1,3 @@
 export * from "./app-config.js";
 export * from "./jwt-secret.js";
+export * from "./environment.js";

@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import type { ImportSummary } from '#libs/campaigns';
 import type { Command } from 'commander';
 import { createReadStream, statSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -8,15 +9,6 @@ import { CliError, print, type OutputOptions } from '../output.js';
 
 type Globals = ApiOptions & OutputOptions;
 
-interface ImportSummary {
-  campaignId: string;
-  linesRead: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  rejected: number;
-  errors: { line: number; field: string; reason: string }[];
-}
 
 /** Error lines shown to people; --json has the API's full list (up to 1000). */
 const SHOWN_ERRORS = 20;

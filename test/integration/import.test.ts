@@ -83,6 +83,9 @@ describe('import of execution records', () => {
       [concurrent.id],
     );
     expect(times).toEqual({ s: '09:59:59.500000', f: '10:41:00.000250' });
+    // Every execution has a result now: the imported campaign is complete, like a run one.
+    const [status] = await api.db.dataSource.query('SELECT status FROM campaigns WHERE id = $1', [campaign.campaignId]);
+    expect(status).toEqual({ status: 'completed' });
   });
 
   it('re-importing the same file is a no-op: everything unchanged, no row touched', async () => {

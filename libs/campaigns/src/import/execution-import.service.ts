@@ -47,7 +47,16 @@ export class ExecutionImportService {
       await run.settle();
       throw error;
     }
-    return run.finish();
+    const summary = await run.finish();
+    // A campaign whose every execution now has a result is complete, whether it ran here or was
+    // imported: an imported campaign must look like a run one in every view.
+    await this.dataSource.query(
+      `UPDATE campaigns SET status = 'completed', updated_at = now()
+        WHERE id = $1 AND org_id = $2 AND status IN ('created', 'running')
+          AND NOT EXISTS (SELECT 1 FROM executions WHERE campaign_id = $1 AND status IN ('queued', 'dispatching', 'running'))`,
+      [campaignId, orgId],
+    );
+    return summary;
   }
 
   private async requireCampaign(orgId: string, campaignId: string): Promise<void> {

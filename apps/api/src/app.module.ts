@@ -15,6 +15,7 @@ import { CredentialGuard } from './auth/credential.guard.js';
 import { ApiKeyStrategy, JWT_SECRET, SessionStrategy } from './auth/strategies.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
+import { CampaignExportController } from './campaigns/campaign-export.controller.js';
 import { CampaignProgressResolver, CampaignResolver, ExecutionResolver } from './campaigns/campaign.resolver.js';
 import { ImportModule } from './campaigns/import/import.module.js';
 import { AgentConfigResolver, BenchmarkResolver, SecretResolver } from './catalog/catalog.resolver.js';
@@ -75,7 +76,7 @@ export class AppModule {
         GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, ...graphqlOptions(deps.config, deps.dataSource, metrics) }),
         ImportModule,
       ],
-      controllers: [OpsController, RunnerController],
+      controllers: [OpsController, RunnerController, CampaignExportController],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: LOGGER, useValue: deps.logger },

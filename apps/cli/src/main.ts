@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCampaignCommands } from './commands/campaign.commands.js';
 import { registerCatalogCommands } from './commands/catalog.commands.js';
 import { registerDbCommands } from './commands/db.commands.js';
+import { registerExportCommand } from './commands/export.command.js';
 import { registerIdentityCommands } from './commands/identity.commands.js';
 import { registerImportCommand } from './commands/import.command.js';
 import { registerReportCommand } from './commands/report.command.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerCampaignCommands(program);
   registerReportCommand(program);
   registerImportCommand(program);
+  registerExportCommand(program);
   return program;
 }
 

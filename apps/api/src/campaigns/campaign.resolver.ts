@@ -1,8 +1,13 @@
-import { CampaignService } from '#libs/campaigns';
+import { CampaignService, exportCampaignRecords } from '#libs/campaigns';
+import { DomainException } from '#libs/common';
+import { buildReport } from '#libs/metrics';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import type { DataSource } from 'typeorm';
 import { readManifest } from '#libs/catalog';
-import { parseCampaignManifest, validateCampaignManifest } from '#libs/contracts';
+import { parseCampaignManifest, toMetricsExecution, validateCampaignManifest } from '#libs/contracts';
 import { Role, type Principal } from '#libs/identity';
-import { Args, Context, Float, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { CurrentPrincipal, Public, RequireRole } from '../auth/auth.decorators.js';
 import { ManifestInput } from '../catalog/catalog.models.js';
 import type { GraphqlContext } from '../graphql/loaders.js';
@@ -29,7 +34,10 @@ function planView<T extends { benchmarks: { selection: { fraction?: number } | {
 
 @Resolver(() => Campaign)
 export class CampaignResolver {
-  constructor(private readonly campaignService: CampaignService) {}
+  constructor(
+    private readonly campaignService: CampaignService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   @RequireRole(Role.MEMBER)
   @Mutation(() => PlanCampaignResult, { description: 'Dry run: the sample per benchmark and difficulty, the execution count and a cost estimate. Writes nothing.' })
@@ -90,6 +98,34 @@ export class CampaignResolver {
     @Args('filter', { type: () => ExecutionFilterInput, nullable: true }) filter?: ExecutionFilterInput,
   ) {
     return this.campaignService.executions(principal ?? null, filter ?? {}, page);
+  }
+
+  @Public()
+  @Query(() => GraphQLJSONObject, {
+    complexity: 100,
+    description: 'The study\'s tables for a campaign (outcomes, paired McNemar with Holm, delegation, Spearman): libs/metrics, the same report as `fanout report`.',
+  })
+  async campaignReport(
+    @CurrentPrincipal() principal: Principal | undefined,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('modeA', { defaultValue: 'concurrent' }) modeA: string,
+    @Args('modeB', { defaultValue: 'sequential' }) modeB: string,
+    @Args('permutations', { type: () => Int, defaultValue: 10_000 }) permutations: number,
+    @Args('seed', { type: () => Int, defaultValue: 1 }) seed: number,
+  ) {
+    if (permutations < 1 || permutations > 100_000) throw DomainException.badInput('permutations', 'an integer from 1 to 100000', permutations);
+    if (modeA === modeB) throw DomainException.badInput('modeB', `a mode other than modeA ("${modeA}")`, modeB);
+    const campaign = await this.campaignService.getVisible(principal ?? null, id);
+    const executions = [];
+    for await (const record of exportCampaignRecords(this.dataSource, campaign.id)) executions.push(toMetricsExecution(record));
+    const rules = await this.dataSource.query('SELECT DISTINCT key, success_rule FROM benchmark_versions WHERE id = ANY($1::uuid[])', [
+      campaign.plan.benchmarks.map((b) => b.benchmarkVersionId),
+    ]);
+    // Only the non-default rules: the report then equals `fanout report --input` of the export, option for option.
+    const successRules = Object.fromEntries(
+      rules.filter((r: { success_rule: string }) => r.success_rule === 'testPassAboveZero').map((r: { key: string }) => [r.key, 'testPassAboveZero' as const]),
+    );
+    return buildReport(executions, { modeA, modeB, permutations, seed, successRules });
   }
 
   @ResolveField(() => CampaignProgress, { description: 'Executions by status.' })

@@ -1,5 +1,6 @@
 import { ExecutionRecordParser, toMetricsExecution } from '#libs/contracts';
-import { buildReport, DEFAULT_REPORT_OPTIONS, formatReport, REPORT_FORMATS, type Execution, type ReportFormat, type SuccessRule } from '#libs/metrics';
+import { buildReport, DEFAULT_REPORT_OPTIONS, formatReport, REPORT_FORMATS, type Execution, type Report, type ReportFormat, type SuccessRule } from '#libs/metrics';
+import { graphql, type ApiOptions } from '../api-client.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -8,7 +9,8 @@ import { CliError } from '../output.js';
 const SUCCESS_RULES: readonly SuccessRule[] = ['resolved', 'testPassAboveZero'];
 
 interface ReportCommandOptions {
-  input: string;
+  input?: string;
+  campaign?: string;
   format: ReportFormat;
   modeA: string;
   modeB: string;
@@ -74,8 +76,9 @@ async function readExecutions(file: string): Promise<{ executions: Execution[]; 
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description('Print the study tables (outcomes, paired comparison, delegation, Spearman) for a JSONL file of execution records; works offline.')
-    .requiredOption('--input <file>', 'JSONL file, one execution record per line (see docs/formats.md)')
+    .description('Print the study tables (outcomes, paired comparison, delegation, Spearman) for a JSONL file of execution records (offline), or for a campaign on the server.')
+    .option('--input <file>', 'JSONL file, one execution record per line (see docs/formats.md); works offline')
+    .option('--campaign <id>', 'a campaign on the server (yours, or a public one); the server computes the same report')
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
     .option('--mode-a <mode>', 'mode A of the paired comparison; delegation metrics use it', DEFAULT_REPORT_OPTIONS.modeA)
     .option('--mode-b <mode>', 'mode B of the paired comparison', DEFAULT_REPORT_OPTIONS.modeB)
@@ -87,7 +90,17 @@ export function registerReportCommand(program: Command): void {
       const format: ReportFormat =
         command.optsWithGlobals<{ json?: boolean }>().json === true && command.getOptionValueSource('format') === 'default' ? 'json' : options.format;
       if (options.modeA === options.modeB) throw new CliError(`--mode-a and --mode-b must differ (both are "${options.modeA}")`);
-      const { executions, rejected } = await readExecutions(options.input);
+      if ((options.input == null) === (options.campaign == null)) throw new CliError('give exactly one of --input FILE.jsonl or --campaign ID');
+      if (options.campaign) {
+        const data = await graphql<{ campaignReport: Report }>(
+          command.optsWithGlobals<ApiOptions>(),
+          'query($id: ID!, $a: String!, $b: String!, $n: Int!, $s: Int!) { campaignReport(id: $id, modeA: $a, modeB: $b, permutations: $n, seed: $s) }',
+          { id: options.campaign, a: options.modeA, b: options.modeB, n: options.permutations, s: options.seed },
+        );
+        await new Promise<void>((resolve, reject) => process.stdout.write(formatReport(data.campaignReport, format), (error) => (error ? reject(error) : resolve())));
+        return;
+      }
+      const { executions, rejected } = await readExecutions(options.input!);
       const report = buildReport(executions, {
         modeA: options.modeA,
         modeB: options.modeB,

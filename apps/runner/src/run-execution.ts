@@ -1,6 +1,7 @@
 import type { ExecutionSpec, Grade } from '#libs/contracts';
 import { GraderReportError, parseGraderReport, type GraderResult } from '#libs/grading';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { startAgent, type AgentExit } from './agent-process.js';
@@ -72,6 +73,8 @@ export async function runExecution(config: RunnerConfig, deps: RunnerDeps = {}):
     const deadline = new Date(startedAt + spec.task.timeBudgetSeconds * 1000);
     const agent = await startAgent(spec, paths, deadline);
     agentGroup = agent.group;
+    // Recorded for the executor: if this runner is killed outright, it kills the agent's group from here.
+    if (agent.group) await writeFile(join(paths.workDir, 'agent.pgid'), String(agent.group.pid));
     logger.info({ pid: agent.group?.pid, deadline: deadline.toISOString() }, 'agent started');
 
     const budget = new AbortController();

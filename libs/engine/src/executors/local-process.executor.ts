@@ -60,7 +60,12 @@ export class LocalProcessExecutor extends Executor {
     closeSync(log);
     if (!child.pid) throw new Error('the runner process did not start');
     await writeFile(join(dir, 'runner.pid'), String(child.pid));
-    child.on('exit', (code) => this.onExit(request.executionId, request.attempt, code));
+    child.on('exit', (code) => {
+      // A runner killed outright cannot stop its agent, which runs in a process group of its own.
+      // (A runner that exits 0 has already ended the agent's group itself.)
+      if (code !== 0) this.killAgentGroup(dir);
+      this.onExit(request.executionId, request.attempt, code);
+    });
     child.unref();
   }
 
@@ -76,6 +81,20 @@ export class LocalProcessExecutor extends Executor {
     const deadline = Date.now() + GRACE_MS;
     while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     signalGroup(pid, 'SIGKILL');
+    this.killAgentGroup(this.workDir(executionId, attempt));
+  }
+
+  /** The agent's process group, as the runner recorded it (`agent.pgid`); nothing when it already ended. */
+  private killAgentGroup(dir: string): void {
+    const file = join(dir, 'agent.pgid');
+    if (!existsSync(file)) return;
+    const pgid = Number(readFileSync(file, 'utf8'));
+    if (!Number.isInteger(pgid) || pgid <= 1) return;
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // the group has ended
+    }
   }
 
   private pidOf(executionId: string, attempt: number): number | null {

@@ -17,6 +17,7 @@ import { ErrorFilter } from './common/error.filter.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { CampaignExportController } from './campaigns/campaign-export.controller.js';
 import { CampaignProgressResolver, CampaignResolver, ExecutionResolver } from './campaigns/campaign.resolver.js';
+import { LeaderboardResolver } from './campaigns/leaderboard.resolver.js';
 import { ImportModule } from './campaigns/import/import.module.js';
 import { AgentConfigResolver, BenchmarkResolver, SecretResolver } from './catalog/catalog.resolver.js';
 import { graphqlOptions } from './graphql/graphql.options.js';
@@ -41,6 +42,7 @@ export const RESOLVERS = [
   CampaignResolver,
   CampaignProgressResolver,
   ExecutionResolver,
+  LeaderboardResolver,
 ];
 
 export interface AppDependencies {

@@ -5,6 +5,7 @@ import { registerCampaignCommands } from './commands/campaign.commands.js';
 import { registerCatalogCommands } from './commands/catalog.commands.js';
 import { registerDbCommands } from './commands/db.commands.js';
 import { registerExportCommand } from './commands/export.command.js';
+import { registerLeaderboardCommand } from './commands/leaderboard.command.js';
 import { registerIdentityCommands } from './commands/identity.commands.js';
 import { registerImportCommand } from './commands/import.command.js';
 import { registerReportCommand } from './commands/report.command.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);
+  registerLeaderboardCommand(program);
   return program;
 }
 

@@ -5,3 +5,4 @@ export * from './planning/campaign-planner.js';
 export * from './services/campaign.service.js';
 export * from './import/index.js';
 export * from './services/campaign-export.js';
+export * from './services/leaderboard.js';

@@ -20,3 +20,4 @@ export * from './report/report.types.js';
 export { buildReport, DEFAULT_REPORT_OPTIONS } from './report/build-report.js';
 export { formatReport, isReportFormat, REPORT_FORMATS, type ReportFormat } from './report/format-report.js';
 export { reportSections, type Section, type Column, type Cell, type CellKind, type Layout, type AbValue } from './report/report-sections.js';
+export * from './pareto.js';

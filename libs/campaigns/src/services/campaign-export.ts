@@ -5,6 +5,15 @@ import { executionToRecord } from '../import/execution-record.mapper.js';
 
 const PAGE = 2_000;
 
+/** An execution with a result as a record; one without a trajectory (an infrastructure failure) gets a zero-length main span. */
+export function resultRecord(row: ExecutionEntity): ExecutionRecord | null {
+  if (row.outcome !== null && row.agents === null) {
+    const at = (row.finishedAt ?? row.updatedAt).toISOString();
+    row.agents = [{ id: 'main', parentId: null, start: at, end: at }];
+  }
+  return executionToRecord(row);
+}
+
 /**
  * A campaign's executions with a result, as execution records (the JSONL
  * users import and `fanout report --input` reads), in a stable order. An
@@ -22,11 +31,7 @@ export async function* exportCampaignRecords(dataSource: DataSource, campaignId:
       .limit(PAGE)
       .getMany();
     for (const row of rows) {
-      if (row.agents === null) {
-        const at = (row.finishedAt ?? row.updatedAt).toISOString();
-        row.agents = [{ id: 'main', parentId: null, start: at, end: at }];
-      }
-      const record = executionToRecord(row);
+      const record = resultRecord(row);
       if (record) yield record;
     }
     if (rows.length < PAGE) return;

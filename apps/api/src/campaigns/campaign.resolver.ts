@@ -1,11 +1,10 @@
-import { CampaignService, exportCampaignRecords } from '#libs/campaigns';
+import { CampaignService, buildCampaignReport } from '#libs/campaigns';
 import { DomainException } from '#libs/common';
-import { buildReport } from '#libs/metrics';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { DataSource } from 'typeorm';
 import { readManifest } from '#libs/catalog';
-import { parseCampaignManifest, toMetricsExecution, validateCampaignManifest } from '#libs/contracts';
+import { parseCampaignManifest, validateCampaignManifest } from '#libs/contracts';
 import { Role, type Principal } from '#libs/identity';
 import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { CurrentPrincipal, Public, RequireRole } from '../auth/auth.decorators.js';
@@ -116,16 +115,7 @@ export class CampaignResolver {
     if (permutations < 1 || permutations > 100_000) throw DomainException.badInput('permutations', 'an integer from 1 to 100000', permutations);
     if (modeA === modeB) throw DomainException.badInput('modeB', `a mode other than modeA ("${modeA}")`, modeB);
     const campaign = await this.campaignService.getVisible(principal ?? null, id);
-    const executions = [];
-    for await (const record of exportCampaignRecords(this.dataSource, campaign.id)) executions.push(toMetricsExecution(record));
-    const rules = await this.dataSource.query('SELECT DISTINCT key, success_rule FROM benchmark_versions WHERE id = ANY($1::uuid[])', [
-      campaign.plan.benchmarks.map((b) => b.benchmarkVersionId),
-    ]);
-    // Only the non-default rules: the report then equals `fanout report --input` of the export, option for option.
-    const successRules = Object.fromEntries(
-      rules.filter((r: { success_rule: string }) => r.success_rule === 'testPassAboveZero').map((r: { key: string }) => [r.key, 'testPassAboveZero' as const]),
-    );
-    return buildReport(executions, { modeA, modeB, permutations, seed, successRules });
+    return buildCampaignReport(this.dataSource, campaign, { modeA, modeB, permutations, seed });
   }
 
   @ResolveField(() => CampaignProgress, { description: 'Executions by status.' })

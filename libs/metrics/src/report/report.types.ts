@@ -1,4 +1,5 @@
 import type { Difficulty, SuccessRule } from '../execution.types.js';
+import type { DelegationAggregate } from '../delegation.metrics.js';
 import type { BenefitReason, SizeDifference } from '../paired.metrics.js';
 
 export interface ReportOptions {
@@ -82,20 +83,12 @@ export interface BenefitPairRow {
   reasons: BenefitReason[];
 }
 
-export interface DelegationRow {
+/** The aggregate of one agent x benchmark x mode x difficulty group. */
+export interface DelegationRow extends DelegationAggregate {
   agent: string;
   benchmark: string;
   mode: string;
   difficulty: Difficulty;
-  n: number;
-  meanCreated: number | null;
-  meanPeak: number | null;
-  medianOverlapRatio: number | null;
-  medianFirstSpawnPosition: number | null;
-  medianFirstOverlapPosition: number | null;
-  medianLastEndPosition: number | null;
-  neverOverlapping: number;
-  neverOverlappingRate: number | null;
 }
 
 export interface NeverOverlappingRow {

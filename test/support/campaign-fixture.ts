@@ -25,6 +25,8 @@ export interface CampaignFixtureOptions {
   benchmarks?: { key: string; tasks: FixtureTask[] }[];
   repetitions?: number;
   status?: ExecutionStatus;
+  /** Agent config versions to reuse by agent name (e.g. the same config in a second campaign) instead of creating new ones. */
+  reuseVersions?: Record<string, string>;
 }
 
 /** One planned execution and the identity an execution record gives it. */
@@ -89,6 +91,12 @@ export async function createCampaignFixture(dataSource: DataSource, options: Cam
     };
     const versions: { agent: { name: string; model: string }; versionId: string }[] = [];
     for (const agent of agents) {
+      const reused = options.reuseVersions?.[agent.name];
+      if (reused) {
+        versions.push({ agent, versionId: reused });
+        plan.agents.push({ name: agent.name, agentConfigVersionId: reused, version: 1, model: agent.model });
+        continue;
+      }
       const configId = randomUUID();
       const versionId = randomUUID();
       await tx.getRepository(AgentConfigEntity).insert({ id: configId, orgId, name: `${agent.name}-${campaignId.slice(0, 8)}` });

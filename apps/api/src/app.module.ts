@@ -18,6 +18,7 @@ import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { CampaignExportController } from './campaigns/campaign-export.controller.js';
 import { CampaignProgressResolver, CampaignResolver, ExecutionResolver } from './campaigns/campaign.resolver.js';
 import { LeaderboardResolver } from './campaigns/leaderboard.resolver.js';
+import { ExecutionDetailResolver, TrajectoryEventResolver } from './campaigns/execution-detail.resolver.js';
 import { ImportModule } from './campaigns/import/import.module.js';
 import { AgentConfigResolver, BenchmarkResolver, SecretResolver } from './catalog/catalog.resolver.js';
 import { graphqlOptions } from './graphql/graphql.options.js';
@@ -29,6 +30,7 @@ import { RunnerController } from './runner/runner.controller.js';
 import { localEngine } from './engine-setup.js';
 import { DemoSeeder } from './demo/demo.seeder.js';
 import { OpsController } from './ops/ops.controller.js';
+import { ResultsResolver } from './campaigns/results.resolver.js';
 
 /** Every resolver of the API; print-schema builds schema.gql from the same list. */
 export const RESOLVERS = [
@@ -43,6 +45,9 @@ export const RESOLVERS = [
   CampaignProgressResolver,
   ExecutionResolver,
   LeaderboardResolver,
+  ExecutionDetailResolver,
+  TrajectoryEventResolver,
+  ResultsResolver,
 ];
 
 export interface AppDependencies {

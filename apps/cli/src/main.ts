@@ -9,6 +9,7 @@ import { registerLeaderboardCommand } from './commands/leaderboard.command.js';
 import { registerIdentityCommands } from './commands/identity.commands.js';
 import { registerImportCommand } from './commands/import.command.js';
 import { registerReportCommand } from './commands/report.command.js';
+import { registerCompareCommand } from './commands/compare.command.js';
 import { CliError } from './output.js';
 
 export function buildProgram(): Command {
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerCatalogCommands(program);
   registerCampaignCommands(program);
   registerReportCommand(program);
+  registerCompareCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);
   registerLeaderboardCommand(program);

@@ -3,6 +3,8 @@ import { Clock, SystemClock } from '#libs/common';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CampaignPlanner } from './planning/campaign-planner.js';
 import { CampaignService } from './services/campaign.service.js';
+import { ResultsCache } from './services/results-cache.js';
+import { ResultsViewService } from './services/results-views.service.js';
 
 /** Campaign planning and lifecycle. */
 @Module({})
@@ -12,8 +14,8 @@ export class CampaignsModule {
     return {
       module: CampaignsModule,
       imports: [catalog],
-      providers: [{ provide: Clock, useClass: SystemClock }, CampaignPlanner, CampaignService],
-      exports: [CampaignService, catalog],
+      providers: [{ provide: Clock, useClass: SystemClock }, CampaignPlanner, CampaignService, ResultsCache, ResultsViewService],
+      exports: [CampaignService, ResultsCache, ResultsViewService, catalog],
     };
   }
 }

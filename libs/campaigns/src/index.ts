@@ -6,3 +6,5 @@ export * from './services/campaign.service.js';
 export * from './import/index.js';
 export * from './services/campaign-export.js';
 export * from './services/leaderboard.js';
+export * from './services/results-cache.js';
+export * from './services/results-views.service.js';

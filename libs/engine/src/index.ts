@@ -6,6 +6,7 @@ export * from './engine.module.js';
 export * from './executors/executor.js';
 export * from './executors/local-process.executor.js';
 export * from './ingest/event-ingest.service.js';
+export * from './ingest/execution-detail.js';
 export * from './ingest/execution-summary.js';
 export * from './ingest/grade.service.js';
 export * from './ingest/runner-session.service.js';

@@ -37,6 +37,10 @@ describe('mcnemarExact', () => {
     expect(mcnemarExact(0, 0)).toEqual({ b: 0, c: 0, p: 1, log10P: 0 });
   });
 
+  it('gives exactly 1 (not 1 - 1 ulp) when b and c differ by at most one', () => {
+    for (const [b, c] of [[2, 1], [1, 2], [500, 501], [7, 7]] as const) expect(mcnemarExact(b, c)).toEqual({ b, c, p: 1, log10P: 0 });
+  });
+
   it('stays finite where the naive binomial sum overflows (b + c in the thousands)', () => {
     // scipy's binomtest underflows to 0 here; the exact value is ~2.7e-300.
     const result = mcnemarExact(10, 1065);

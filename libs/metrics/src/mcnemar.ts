@@ -62,7 +62,8 @@ export function mcnemarExact(b: number, c: number): McNemarResult {
     throw new RangeError(`mcnemar: b and c must be non-negative integers, got b=${b}, c=${c}`);
   }
   const n = b + c;
-  if (n === 0) return { b, c, p: 1, log10P: 0 };
+  // |b - c| <= 1: the two tails cover every outcome, so p is exactly 1 (log space would give 1 - 1 ulp).
+  if (Math.abs(b - c) <= 1) return { b, c, p: 1, log10P: 0 };
   const logP = Math.min(0, LN2 + logBinomialCdfHalf(Math.min(b, c), n));
   return { b, c, p: Math.exp(logP), log10P: logP / Math.LN10 };
 }

@@ -1,8 +1,6 @@
-import { CampaignService, buildCampaignReport } from '#libs/campaigns';
+import { CampaignService, ResultsViewService } from '#libs/campaigns';
 import { DomainException } from '#libs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import type { DataSource } from 'typeorm';
 import { readManifest } from '#libs/catalog';
 import { parseCampaignManifest, validateCampaignManifest } from '#libs/contracts';
 import { Role, type Principal } from '#libs/identity';
@@ -35,7 +33,7 @@ function planView<T extends { benchmarks: { selection: { fraction?: number } | {
 export class CampaignResolver {
   constructor(
     private readonly campaignService: CampaignService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly results: ResultsViewService,
   ) {}
 
   @RequireRole(Role.MEMBER)
@@ -114,8 +112,7 @@ export class CampaignResolver {
   ) {
     if (permutations < 1 || permutations > 100_000) throw DomainException.badInput('permutations', 'an integer from 1 to 100000', permutations);
     if (modeA === modeB) throw DomainException.badInput('modeB', `a mode other than modeA ("${modeA}")`, modeB);
-    const campaign = await this.campaignService.getVisible(principal ?? null, id);
-    return buildCampaignReport(this.dataSource, campaign, { modeA, modeB, permutations, seed });
+    return this.results.report(principal ?? null, id, { modeA, modeB, permutations, seed });
   }
 
   @ResolveField(() => CampaignProgress, { description: 'Executions by status.' })

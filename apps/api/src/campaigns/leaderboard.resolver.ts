@@ -1,7 +1,5 @@
-import { publicLeaderboard, type LeaderboardRow as Row } from '#libs/campaigns';
+import { ResultsViewService, type LeaderboardRow as Row } from '#libs/campaigns';
 import { Args, Field, Float, ID, Int, ObjectType, Query, Resolver, registerEnumType } from '@nestjs/graphql';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators.js';
 import { Difficulty } from '../catalog/catalog.models.js';
 
@@ -51,7 +49,7 @@ export class Leaderboard {
 
 @Resolver(() => Leaderboard)
 export class LeaderboardResolver {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly results: ResultsViewService) {}
 
   @Public()
   @Query(() => Leaderboard, { complexity: 50, description: 'The public board of a benchmark: public campaigns only, one version (the latest public one unless given).' })
@@ -63,7 +61,7 @@ export class LeaderboardResolver {
     @Args('difficulty', { type: () => Difficulty, nullable: true }) difficulty?: Difficulty,
     @Args('sort', { type: () => LeaderboardSort, nullable: true, defaultValue: LeaderboardSort.TASK_PASS }) sort?: LeaderboardSort,
   ): Promise<Leaderboard> {
-    const board = await publicLeaderboard(this.dataSource, { benchmark, version, suite, mode, difficulty });
+    const board = await this.results.leaderboard({ benchmark, version, suite, mode, difficulty });
     const rows = board.rows.map(view);
     if (sort === LeaderboardSort.COST) rows.sort((a, b) => (a.meanCostUsd ?? Infinity) - (b.meanCostUsd ?? Infinity));
     if (sort === LeaderboardSort.TEST_PASS) rows.sort((a, b) => (b.testPass ?? -1) - (a.testPass ?? -1));

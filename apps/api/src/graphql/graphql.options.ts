@@ -63,6 +63,8 @@ export function graphqlOptions(config: AppConfig, dataSource: DataSource, metric
     sortSchema: true,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // Nested field resolvers' errors go through the same ErrorFilter as queries (codes and fields, never INTERNAL_SERVER_ERROR).
+    fieldResolverEnhancers: ['filters'],
     validationRules: [depthLimit(config.graphqlMaxDepth)],
     plugins: [complexityLimit(config.graphqlMaxComplexity), operationMetrics(metrics)],
     context: ({ req, res }: Pick<GraphqlContext, 'req' | 'res'>): GraphqlContext => ({ req, res, loaders: createLoaders(dataSource) }),

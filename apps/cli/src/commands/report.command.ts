@@ -19,7 +19,7 @@ interface ReportCommandOptions {
   success: Record<string, SuccessRule>;
 }
 
-function nonNegativeInteger(optionName: string, max = Number.MAX_SAFE_INTEGER) {
+export function nonNegativeInteger(optionName: string, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const parsed = Number(value);
     if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed) || parsed > max) {
@@ -29,7 +29,7 @@ function nonNegativeInteger(optionName: string, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
-function successRule(value: string, previous: Record<string, SuccessRule>): Record<string, SuccessRule> {
+export function successRule(value: string, previous: Record<string, SuccessRule>): Record<string, SuccessRule> {
   const at = value.lastIndexOf('=');
   const benchmark = at > 0 ? value.slice(0, at) : '';
   const rule = value.slice(at + 1);
@@ -40,7 +40,7 @@ function successRule(value: string, previous: Record<string, SuccessRule>): Reco
 }
 
 /** Streams the file line by line: a 50x study is hundreds of megabytes, more than one string should hold. */
-async function readExecutions(file: string): Promise<{ executions: Execution[]; rejected: number }> {
+export async function readExecutions(file: string): Promise<{ executions: Execution[]; rejected: number }> {
   let isFile: boolean;
   try {
     isFile = statSync(file).isFile();
@@ -65,6 +65,11 @@ async function readExecutions(file: string): Promise<{ executions: Execution[]; 
   }
   const rejectedLines = new Set(parser.result().errors.map((e) => e.line)).size;
   return { executions, rejected: rejectedLines };
+}
+
+/** Writes to stdout and waits: the CLI exits explicitly right after, and stdout may be an asynchronous pipe. */
+export function writeOut(text: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 }
 
 /**
@@ -97,7 +102,7 @@ export function registerReportCommand(program: Command): void {
           'query($id: ID!, $a: String!, $b: String!, $n: Int!, $s: Int!) { campaignReport(id: $id, modeA: $a, modeB: $b, permutations: $n, seed: $s) }',
           { id: options.campaign, a: options.modeA, b: options.modeB, n: options.permutations, s: options.seed },
         );
-        await new Promise<void>((resolve, reject) => process.stdout.write(formatReport(data.campaignReport, format), (error) => (error ? reject(error) : resolve())));
+        await writeOut(formatReport(data.campaignReport, format));
         return;
       }
       const { executions, rejected } = await readExecutions(options.input!);
@@ -108,8 +113,7 @@ export function registerReportCommand(program: Command): void {
         seed: options.seed,
         successRules: options.success,
       });
-      // Wait for the write: the CLI exits explicitly right after, and stdout may be an asynchronous pipe.
-      await new Promise<void>((resolve, reject) => process.stdout.write(formatReport(report, format), (error) => (error ? reject(error) : resolve())));
+      await writeOut(formatReport(report, format));
       if (rejected > 0) {
         process.stderr.write(`fanout: ${rejected} line(s) rejected; the report uses the ${executions.length} valid execution(s)\n`);
         process.exitCode = 2;

@@ -3,7 +3,14 @@ import { toMetricsExecution } from '#libs/contracts';
 import { paretoFront, summariseOutcomes, type OutcomeSummary } from '#libs/metrics';
 import type { DataSource } from 'typeorm';
 import { ExecutionEntity } from '../entities/index.js';
-import { resultRecord } from './campaign-export.js';
+import { executionToRecord } from '../import/execution-record.mapper.js';
+
+/** What a board reads of an execution: identity, grouping and the outcome metrics' inputs. */
+const LEAN_COLUMNS = [
+  'id', 'campaignId', 'agentConfigVersionId', 'agentName', 'model', 'mode', 'benchmarkKey', 'suiteKey', 'taskKey', 'difficulty', 'repetition',
+  'outcome', 'testsPassed', 'testsTotal', 'resolved', 'wallSeconds', 'shellCalls',
+  'inputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'outputTokens', 'reasoningTokens', 'costMicros', 'referenceKloc',
+] as const;
 
 export interface LeaderboardQuery {
   benchmark: string;
@@ -33,22 +40,30 @@ export interface Leaderboard {
   rows: LeaderboardRow[];
 }
 
+/** The public benchmark version a board shows: the given version, or the latest public one. NOT_FOUND when there is none. */
+export async function resolvePublicVersion(dataSource: DataSource, benchmark: string, version?: string | null): Promise<{ id: string; version: string }> {
+  const versions: { id: string; version: string }[] = await dataSource.query(
+    `SELECT id, version FROM benchmark_versions WHERE key = $1 AND visibility = 'public' AND ($2::text IS NULL OR version = $2) ORDER BY seq DESC, created_at DESC LIMIT 1`,
+    [benchmark, version ?? null],
+  );
+  if (!versions[0]) throw DomainException.notFound('public benchmark', version ? `${benchmark} ${version}` : benchmark);
+  return versions[0];
+}
+
 /**
  * A public board: executions with a result, of public campaigns only, on one
  * public benchmark version; one row per agent config version x mode, every
  * figure from libs/metrics (outcomes, Wilson interval, Pareto front of mean
- * cost vs task pass). Rows sorted by task pass, then cost.
+ * cost vs task pass). Rows sorted by task pass, then cost. Only the columns
+ * the outcome metrics read are loaded (no spans), so a board over 100,000
+ * executions stays a single lean scan.
  */
-export async function publicLeaderboard(dataSource: DataSource, query: LeaderboardQuery): Promise<Leaderboard> {
-  const versions: { id: string; version: string }[] = await dataSource.query(
-    `SELECT id, version FROM benchmark_versions WHERE key = $1 AND visibility = 'public' AND ($2::text IS NULL OR version = $2) ORDER BY seq DESC, created_at DESC LIMIT 1`,
-    [query.benchmark, query.version ?? null],
-  );
-  const pinned = versions[0];
-  if (!pinned) throw DomainException.notFound('public benchmark', query.version ? `${query.benchmark} ${query.version}` : query.benchmark);
+export async function publicLeaderboard(dataSource: DataSource, query: LeaderboardQuery, pinned?: { id: string; version: string }): Promise<Leaderboard> {
+  pinned ??= await resolvePublicVersion(dataSource, query.benchmark, query.version);
   const qb = dataSource
     .getRepository(ExecutionEntity)
     .createQueryBuilder('e')
+    .select(LEAN_COLUMNS.map((c) => `e.${c}`))
     .innerJoin('campaigns', 'c', `c.id = e.campaign_id AND c.visibility = 'public'`)
     .where('e.benchmarkVersionId = :version AND e.outcome IS NOT NULL', { version: pinned.id });
   if (query.suite) qb.andWhere('e.suiteKey = :suite', { suite: query.suite });
@@ -56,6 +71,7 @@ export async function publicLeaderboard(dataSource: DataSource, query: Leaderboa
   if (query.difficulty) qb.andWhere('e.difficulty = :difficulty', { difficulty: query.difficulty });
   // Ordered as the export orders records, so sums are added in the same order: the same bits as `fanout report`.
   const rows = await qb.orderBy('e.id').getMany();
+  for (const row of rows) row.agents = [];
 
   const groups = new Map<string, ExecutionEntity[]>();
   for (const row of rows) {
@@ -74,7 +90,7 @@ export async function publicLeaderboard(dataSource: DataSource, query: Leaderboa
   );
   const board = [...groups.values()].map((group) => {
     const first = group[0]!;
-    const summary = summariseOutcomes(group.map((row) => toMetricsExecution(resultRecord(row)!)));
+    const summary = summariseOutcomes(group.map((row) => toMetricsExecution(executionToRecord(row)!)));
     return {
       ...summary,
       agent: first.agentName,

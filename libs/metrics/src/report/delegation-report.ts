@@ -6,6 +6,9 @@ import { seedFrom } from '../prng.js';
 import { spearmanPermutationTest } from '../spearman.js';
 import type { DelegationRow, DelegationVariable, NeverOverlappingRow, Report, SpearmanRow } from './report.types.js';
 
+/** The delegation view of one mode: the report's delegation tables and the family of Spearman tests. */
+export type DelegationView = Pick<Report, 'delegation' | 'neverOverlapping' | 'spearman'> & { mode: string; spearmanFamily: Report['familyOfTests']['spearman'] };
+
 const VARIABLES: readonly DelegationVariable[] = ['created', 'peak'];
 
 interface Measured {
@@ -24,7 +27,7 @@ export function delegationSections(
   mode: string,
   permutations: number,
   seed: number,
-): Pick<Report, 'delegation' | 'neverOverlapping' | 'spearman'> & { spearmanFamily: Report['familyOfTests']['spearman'] } {
+): DelegationView {
   // Canonical order, so that the same file gives the same permutation p whatever its line order.
   const measured: Measured[] = executions
     .filter((e) => e.mode === mode)
@@ -70,6 +73,7 @@ export function delegationSections(
   }
 
   return {
+    mode,
     delegation,
     neverOverlapping,
     spearman,

@@ -1,5 +1,7 @@
 import { formatUsdFromMicros } from '../pricing.js';
 import type { Report } from './report.types.js';
+import { comparisonSections } from '../comparison/comparison-sections.js';
+import type { Comparison } from '../comparison/comparison.types.js';
 import { reportSections, type Cell, type CellKind, type Section } from './report-sections.js';
 
 export const REPORT_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
@@ -101,6 +103,18 @@ function renderCsv(sections: Section[]): string {
     .join('\n\n');
 }
 
+/** Renders titled tables: `table` (aligned text), `markdown` or `csv` (one "# title" block per table). */
+export function formatSections(sections: Section[], format: Exclude<ReportFormat, 'json'>): string {
+  switch (format) {
+    case 'csv':
+      return `${renderCsv(sections)}\n`;
+    case 'markdown':
+      return `${renderMarkdown(sections)}\n`;
+    case 'table':
+      return `${renderTable(sections)}\n`;
+  }
+}
+
 /**
  * Renders a report. `table` (aligned text) and `markdown` use the study's A/B
  * layout and rounded numbers; `csv` has one section per table ("# title"
@@ -108,14 +122,12 @@ function renderCsv(sections: Section[]): string {
  * is the report object itself.
  */
 export function formatReport(report: Report, format: ReportFormat): string {
-  switch (format) {
-    case 'json':
-      return `${JSON.stringify(report, null, 2)}\n`;
-    case 'csv':
-      return `${renderCsv(reportSections(report, 'long'))}\n`;
-    case 'markdown':
-      return `${renderMarkdown(reportSections(report, 'ab'))}\n`;
-    case 'table':
-      return `${renderTable(reportSections(report, 'ab'))}\n`;
-  }
+  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
+  return formatSections(reportSections(report, format === 'csv' ? 'long' : 'ab'), format);
+}
+
+/** Renders a comparison, the same way as a report: A / B cells in table and markdown, one column per side in csv. */
+export function formatComparison(comparison: Comparison, format: ReportFormat): string {
+  if (format === 'json') return `${JSON.stringify(comparison, null, 2)}\n`;
+  return formatSections(comparisonSections(comparison, format === 'csv' ? 'long' : 'ab'), format);
 }

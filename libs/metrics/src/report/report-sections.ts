@@ -146,7 +146,7 @@ function pairedByBenchmarkSection(report: Report): Section {
 }
 
 /** A p that underflowed to 0 is shown from its log10, e.g. 3.2e-903. */
-function pFromLog10(p: number, log10P: number): Cell {
+export function pFromLog10(p: number, log10P: number): Cell {
   if (p > 0) return p;
   const exponent = Math.floor(log10P);
   return `${(10 ** (log10P - exponent)).toFixed(1)}e${exponent}`;

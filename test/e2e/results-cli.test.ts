@@ -1,0 +1,112 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCampaignFixture, jsonl, recordFor, type CampaignFixture } from '../support/campaign-fixture.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { freePort } from '../support/free-port.js';
+import { requireBuild, runCli, startProcess, type Started } from '../support/processes.js';
+
+/** One campaign, one set of numbers: GraphQL, `fanout report|compare --campaign` and the offline `--input` form of its export agree. */
+describe('fanout report, compare and export', () => {
+  let db: TestDatabase;
+  let home: string;
+  let env: Record<string, string>;
+  let api: Started | undefined;
+  let target: string[];
+  let apiKey: string;
+  let campaign: CampaignFixture;
+  let exportFile: string;
+
+  const cli = async (args: string[]) => {
+    const res = await runCli(args, env);
+    expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0);
+    return res.stdout;
+  };
+
+  beforeAll(async () => {
+    requireBuild();
+    db = await createTestDatabase();
+    home = await mkdtemp(join(tmpdir(), 'fanout-results-cli-'));
+    env = { FANOUT_HOME: home, PORT: String(await freePort()), DATABASE_URL: db.url, FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', FANOUT_API_KEY: '', FANOUT_API: '', FANOUT_PASSWORD: 'a long password' };
+    expect((await runCli(['user', 'create', '--email', 'stats@example.test'], env)).code).toBe(0);
+    const org = await runCli(['--json', 'org', 'create', '--name', 'Stats Lab', '--owner', 'stats@example.test', '--slug', 'stats-lab'], env);
+    const orgId = JSON.parse(org.stdout).id as string;
+    apiKey = JSON.parse((await runCli(['--json', 'keys', 'create', '--org', 'stats-lab', '--name', 'ci', '--role', 'member'], env)).stdout).key;
+    target = ['--api', `http://127.0.0.1:${env.PORT}`, '--api-key', apiKey];
+    campaign = await createCampaignFixture(db.dataSource, { orgId });
+    api = await startProcess(['dist/apps/api/src/main.js'], env, 'fanout api listening');
+    const records = campaign.units.map((unit, i) =>
+      recordFor(unit, i, { resolved: unit.mode === 'concurrent' ? i % 2 === 0 : i % 3 === 0, testsPassed: i % 11, testsTotal: 10 + (i % 3) }),
+    );
+    const input = join(home, 'results.jsonl');
+    await writeFile(input, jsonl(records));
+    await cli([...target, 'import', '--campaign', campaign.campaignId, input]);
+    exportFile = join(home, 'export.jsonl');
+    await cli([...target, 'export', '--campaign', campaign.campaignId, '--output', exportFile]);
+  });
+  afterAll(async () => {
+    if (api) {
+      api.child.kill('SIGINT');
+      await api.exited;
+    }
+    await db?.drop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('report --campaign equals report --input of the exported JSONL, in every format', async () => {
+    for (const format of ['json', 'table', 'csv', 'markdown']) {
+      const server = await cli([...target, 'report', '--campaign', campaign.campaignId, '--format', format, '--permutations', '2000', '--seed', '4']);
+      const offline = await cli(['report', '--input', exportFile, '--format', format, '--permutations', '2000', '--seed', '4']);
+      expect(server, format).toBe(offline);
+    }
+  });
+
+  it('compare --campaign equals compare --input of the export and the GraphQL comparison, number for number', async () => {
+    const args = ['--resamples', '3000', '--seed', '9'];
+    const server = JSON.parse(await cli([...target, 'compare', '--campaign', campaign.campaignId, '--format', 'json', ...args]));
+    const offline = JSON.parse(await cli(['compare', '--input', exportFile, '--format', 'json', ...args]));
+    // The server links pairs to executions and their campaign; the file cannot know either.
+    const unlink = (pairs: any[]) => pairs.map(({ executionA, executionB, group, ...rest }) => rest);
+    expect({ ...server, discordantPairs: unlink(server.discordantPairs), benefitPairs: unlink(server.benefitPairs) }).toEqual({
+      ...offline,
+      discordantPairs: unlink(offline.discordantPairs),
+      benefitPairs: unlink(offline.benefitPairs),
+    });
+    expect(server.benefitPairs.every((p: any) => p.group === campaign.campaignId && p.executionA && p.executionB)).toBe(true);
+
+    const res = await fetch(`${target[1]}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({
+        query: 'query($c: ID!) { comparison(campaign: $c, resamples: 3000, seed: 9) { tests { subject b c p pAdjusted testPassDifference { mean lower upper } } benchmarks { subject benchmark taskPass { a b } testPass { a b } costUsd { a b } } } }',
+        variables: { c: campaign.campaignId },
+      }),
+    });
+    const graph = ((await res.json()) as any).data.comparison;
+    expect(graph.tests).toEqual(offline.tests.map(({ subject, b, c, p, pAdjusted, testPassDifference: d }: any) => ({ subject, b, c, p, pAdjusted, testPassDifference: { mean: d.mean, lower: d.lower, upper: d.upper } })));
+    expect(graph.benchmarks).toEqual(offline.benchmarks.map(({ subject, benchmark, taskPass, testPass, costUsd }: any) => ({ subject, benchmark, taskPass, testPass, costUsd })));
+  });
+
+  it('compare prints the Table 2 layout as a table and agrees across formats; bad options exit 1 naming them', async () => {
+    const table = await cli([...target, 'compare', '--campaign', campaign.campaignId, '--resamples', '200']);
+    expect(table).toContain('Outcomes by benchmark (concurrent / sequential)');
+    expect(table).toContain('Paired comparison: exact McNemar, Holm over 2 tests');
+    expect(table).toMatch(/\d+\.\d \/ \d+\.\d/);
+    const offlineTable = await cli(['compare', '--input', exportFile, '--resamples', '200']);
+    // Same numbers; only the linked execution ids (long form) differ, and the table does not show them.
+    expect(table).toBe(offlineTable);
+    const csv = await cli(['compare', '--input', exportFile, '--format', 'csv', '--resamples', '200', '--agent-a', 'codex', '--agent-b', 'claude', '--mode', 'concurrent']);
+    expect(csv).toContain('# Outcomes by benchmark (codex / claude)');
+    for (const [args, message] of [
+      [['compare', '--input', exportFile, '--mode-a', 'x', '--mode-b', 'x'], /--mode-a and --mode-b must differ/],
+      [['compare', '--input', exportFile, '--family', 'all'], /--family expects pooled or perBenchmark/],
+      [['compare', '--input', exportFile, '--agent-a', 'codex'], /needs all of --agent-a, --agent-b and --mode/],
+      [['compare'], /exactly one of --campaign ID, --agent-config ID or --input/],
+    ] as const) {
+      const res = await runCli([...args], env);
+      expect(res.code, args.join(' ')).toBe(1);
+      expect(res.stderr).toMatch(message);
+    }
+  });
+});

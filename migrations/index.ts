@@ -2,6 +2,7 @@ import { CreateIdentity1795971700416 } from './1795971700416-CreateIdentity.js';
 import { AddCatalogAndCampaigns1795973381362 } from './1795973381362-AddCatalogAndCampaigns.js';
 import { AddExecutionEngine1795974362837 } from './1795974362837-AddExecutionEngine.js';
 import { AddResultStamps1795980669073 } from './1795980669073-AddResultStamps.js';
+import { AddMeteringAndBilling1795981213426 } from './1795981213426-AddMeteringAndBilling.js';
 
 /** Every migration, oldest first. The generator writes the file; add it here. */
-export const migrations = [CreateIdentity1795971700416, AddCatalogAndCampaigns1795973381362, AddExecutionEngine1795974362837, AddResultStamps1795980669073];
+export const migrations = [CreateIdentity1795971700416, AddCatalogAndCampaigns1795973381362, AddExecutionEngine1795974362837, AddResultStamps1795980669073, AddMeteringAndBilling1795981213426];

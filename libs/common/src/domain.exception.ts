@@ -10,6 +10,8 @@ export enum ErrorCode {
   CONFLICT = 'CONFLICT',
   RATE_LIMITED = 'RATE_LIMITED',
   BUDGET_EXCEEDED = 'BUDGET_EXCEEDED',
+  /** The org's last invoice is unpaid: nothing new may be launched until it is. */
+  PAYMENT_REQUIRED = 'PAYMENT_REQUIRED',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
   INTERNAL = 'INTERNAL_SERVER_ERROR',
 }
@@ -23,6 +25,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
   [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.BUDGET_EXCEEDED]: 402,
+  [ErrorCode.PAYMENT_REQUIRED]: 402,
   [ErrorCode.INTERNAL]: 500,
 };
 

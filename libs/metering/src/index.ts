@@ -1,3 +1,8 @@
-export { ModelPriceEntity } from './entities/model-price.entity.js';
+import { BudgetAlertEntity } from './entities/budget-alert.entity.js';
+import { CostRecomputeEntity } from './entities/cost-recompute.entity.js';
+import { LedgerEntryEntity } from './entities/ledger-entry.entity.js';
 import { ModelPriceEntity } from './entities/model-price.entity.js';
-export const meteringEntities = [ModelPriceEntity];
+import { OrgSpendEntity } from './entities/org-spend.entity.js';
+
+export { BudgetAlertEntity, CostRecomputeEntity, LedgerEntryEntity, ModelPriceEntity, OrgSpendEntity };
+export const meteringEntities = [ModelPriceEntity, LedgerEntryEntity, OrgSpendEntity, BudgetAlertEntity, CostRecomputeEntity];

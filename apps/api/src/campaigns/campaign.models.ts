@@ -20,6 +20,7 @@ export enum ExecutionStatus {
   COMPLETED = 'completed',
   INFRA_FAILED = 'infra_failed',
   CANCELLED = 'cancelled',
+  CANCELLED_BUDGET = 'cancelled_budget',
 }
 registerEnumType(ExecutionStatus, { name: 'ExecutionStatus' });
 if (Object.values(ExecutionStatus).join() !== EXECUTION_STATUSES.join()) throw new Error('ExecutionStatus enum is out of step with the entity');

@@ -39,6 +39,18 @@ export class CampaignEntity {
   @Column('bigint', { name: 'budget_micros', transformer: bigintNumber })
   budgetMicros: number;
 
+  /** Spend so far (the ledger's sum), moved in the ledger's transaction. */
+  @Column('bigint', { name: 'spent_micros', default: 0, transformer: bigintNumber })
+  spentMicros: number;
+
+  /** Estimated cost of the executions dispatched and not yet settled. */
+  @Column('bigint', { name: 'reserved_micros', default: 0, transformer: bigintNumber })
+  reservedMicros: number;
+
+  /** Why a paused campaign is paused: by its user, or by a cap (it resumes when the cap is raised). */
+  @Column('text', { name: 'pause_reason', nullable: true })
+  pauseReason: 'user' | 'budget' | 'org_budget' | null;
+
   @Column('integer', { name: 'execution_count' })
   executionCount: number;
 

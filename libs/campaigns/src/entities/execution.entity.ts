@@ -2,8 +2,8 @@ import { bigintNumber } from '#libs/database';
 import { Check, Column, JoinColumn, ManyToOne, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { CampaignEntity } from './campaign.entity.js';
 
-export type ExecutionStatus = 'queued' | 'dispatching' | 'running' | 'completed' | 'infra_failed' | 'cancelled';
-export const EXECUTION_STATUSES: ExecutionStatus[] = ['queued', 'dispatching', 'running', 'completed', 'infra_failed', 'cancelled'];
+export type ExecutionStatus = 'queued' | 'dispatching' | 'running' | 'completed' | 'infra_failed' | 'cancelled' | 'cancelled_budget';
+export const EXECUTION_STATUSES: ExecutionStatus[] = ['queued', 'dispatching', 'running', 'completed', 'infra_failed', 'cancelled', 'cancelled_budget'];
 
 export interface AgentSpanRow {
   id: string;
@@ -23,7 +23,7 @@ export interface AgentSpanRow {
 @Index('executions_org_status_idx', ['orgId', 'status'])
 @Index('executions_campaign_created_idx', ['campaignId', 'createdAt', 'id'])
 @Index('executions_dispatch_idx', ['status', 'nextAttemptAt'])
-@Check('executions_status_check', `"status" IN ('queued','dispatching','running','completed','infra_failed','cancelled')`)
+@Check('executions_status_check', `"status" IN ('queued','dispatching','running','completed','infra_failed','cancelled','cancelled_budget')`)
 export class ExecutionEntity {
   @PrimaryColumn('uuid')
   id: string;
@@ -123,6 +123,10 @@ export class ExecutionEntity {
   /** Main agent and sub-agent spans (the delegation metrics' input). */
   @Column('jsonb', { nullable: true })
   agents: AgentSpanRow[] | null;
+
+  /** The estimated cost reserved against the caps when this attempt was dispatched; released when it ends. */
+  @Column('bigint', { name: 'reserved_micros', default: 0, transformer: bigintNumber })
+  reservedMicros: number;
 
   /** Hash of the imported record: re-importing the same line is a no-op. */
   @Column('text', { name: 'record_hash', nullable: true })

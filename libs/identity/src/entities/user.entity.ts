@@ -17,6 +17,10 @@ export class UserEntity {
   @Column('text', { name: 'password_hash', nullable: true })
   passwordHash: string | null;
 
+  /** Runs the platform: manages the default price book. Set with `fanout user create --platform-admin`, never through the API. */
+  @Column('boolean', { name: 'platform_admin', default: false })
+  platformAdmin: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

@@ -7,6 +7,7 @@ import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphq
 import type { DataSource } from 'typeorm';
 import type { HttpMetrics } from '../ops/http-metrics.js';
 import { createLoaders, type GraphqlContext } from './loaders.js';
+import { responseCachePlugin } from './response-cache.plugin.js';
 
 /** Refuses operations whose estimated cost (list fields count times their page size) is over the limit. */
 function complexityLimit(max: number): ApolloServerPlugin {
@@ -57,6 +58,7 @@ function operationMetrics(metrics: HttpMetrics): ApolloServerPlugin {
 }
 
 export function graphqlOptions(config: AppConfig, dataSource: DataSource, metrics: HttpMetrics): ApolloDriverConfig {
+  const responseCache = responseCachePlugin(dataSource, metrics.registry);
   return {
     path: '/graphql',
     autoSchemaFile: true,
@@ -66,7 +68,10 @@ export function graphqlOptions(config: AppConfig, dataSource: DataSource, metric
     // Nested field resolvers' errors go through the same ErrorFilter as queries (codes and fields, never INTERNAL_SERVER_ERROR).
     fieldResolverEnhancers: ['filters'],
     validationRules: [depthLimit(config.graphqlMaxDepth)],
-    plugins: [complexityLimit(config.graphqlMaxComplexity), operationMetrics(metrics)],
+    // The response cache answers in responseForOperation, after every plugin's didResolveOperation: a query the complexity limit refuses stays refused.
+    plugins: [complexityLimit(config.graphqlMaxComplexity), operationMetrics(metrics), responseCache],
+    // Its stored answers are written as JSON once, not on every hit.
+    stringifyResult: (value) => responseCache.stringifyResult(value),
     context: ({ req, res }: Pick<GraphqlContext, 'req' | 'res'>): GraphqlContext => ({ req, res, loaders: createLoaders(dataSource) }),
   };
 }

@@ -20,7 +20,7 @@ import { ExecutionEntity, type CampaignEntity } from '../entities/index.js';
 import { buildCampaignReport, resultRecord, type CampaignReportOptions } from './campaign-export.js';
 import { CampaignService } from './campaign.service.js';
 import { publicLeaderboard, resolvePublicVersion, type Leaderboard, type LeaderboardQuery } from './leaderboard.js';
-import { ResultsCache, benchmarkVersionScope, campaignScope } from './results-cache.js';
+import { ResultDependencies, ResultsCache, benchmarkVersionScope, campaignScope } from './results-cache.js';
 
 const PAGE = 2_000;
 
@@ -52,7 +52,9 @@ export interface FailureView {
  * The results views of campaigns (report, comparison, delegation, failures)
  * and public leaderboards: visibility first (own org or public, anything else
  * NOT_FOUND), then libs/metrics on the stored per-execution results, cached
- * per campaign until one of its executions' results changes.
+ * per campaign until one of its executions' results changes. What a view
+ * decides before its cache (who may see it, which board version) is recorded
+ * as a check for the GraphQL response cache (ResultDependencies).
  */
 @Injectable()
 export class ResultsViewService {
@@ -63,14 +65,14 @@ export class ResultsViewService {
   ) {}
 
   async report(principal: Principal | null, campaignId: string, options: CampaignReportOptions): Promise<Report> {
-    const campaign = await this.campaigns.getVisible(principal, campaignId);
+    const campaign = await this.visible(principal, campaignId);
     return this.cache.get([campaignScope(campaign.id)], `report:${JSON.stringify(options)}`, () => buildCampaignReport(this.dataSource, campaign, options));
   }
 
   async comparison(principal: Principal | null, scope: ComparisonScope, spec: ComparisonSpec, options: ComparisonViewOptions): Promise<Comparison> {
     if (Boolean(scope.campaignId) === Boolean(scope.agentConfigId)) throw DomainException.badInput('campaign', 'exactly one of campaign and agentConfig', scope);
     if (scope.campaignId) {
-      const campaign = await this.campaigns.getVisible(principal, scope.campaignId);
+      const campaign = await this.visible(principal, scope.campaignId);
       return this.cache.get([campaignScope(campaign.id)], `comparison:${JSON.stringify([spec, options])}`, async () => {
         const executions = await this.loadExecutions([campaign.id]);
         return buildComparison(executions, spec, { ...options, successRules: await this.successRules([campaign]) });
@@ -97,7 +99,7 @@ export class ResultsViewService {
   }
 
   async delegation(principal: Principal | null, campaignId: string, options: DelegationViewOptions): Promise<DelegationView> {
-    const campaign = await this.campaigns.getVisible(principal, campaignId);
+    const campaign = await this.visible(principal, campaignId);
     return this.cache.get([campaignScope(campaign.id)], `delegation:${JSON.stringify(options)}`, async () =>
       buildDelegationView(await this.loadExecutions([campaign.id]), options.mode, options.permutations, options.seed),
     );
@@ -105,7 +107,7 @@ export class ResultsViewService {
 
   /** The failure taxonomy needs adjudicated annotations; until an annotation campaign exists, the view says so. */
   async failures(principal: Principal | null, campaignId: string): Promise<FailureView> {
-    await this.campaigns.getVisible(principal, campaignId);
+    await this.visible(principal, campaignId);
     return {
       available: false,
       reason: 'No annotated trajectories yet: the failure distribution and agreement appear once an annotation campaign over this campaign has adjudicated labels.',
@@ -115,8 +117,25 @@ export class ResultsViewService {
 
   async leaderboard(query: LeaderboardQuery): Promise<Leaderboard> {
     const pinned = await resolvePublicVersion(this.dataSource, query.benchmark, query.version);
+    // A newly registered public version changes which board "the latest" is.
+    ResultDependencies.current()?.addCheck(() =>
+      resolvePublicVersion(this.dataSource, query.benchmark, query.version).then(
+        (now) => now.id === pinned.id && now.version === pinned.version,
+        () => false,
+      ),
+    );
     const key = `leaderboard:${JSON.stringify([query.suite ?? null, query.mode ?? null, query.difficulty ?? null])}`;
     return this.cache.get([benchmarkVersionScope(pinned.id)], key, () => publicLeaderboard(this.dataSource, query, pinned));
+  }
+
+  /** getVisible, recording that the answer holds while the campaign's visibility and owner are unchanged. */
+  private async visible(principal: Principal | null, campaignId: string): Promise<CampaignEntity> {
+    const campaign = await this.campaigns.getVisible(principal, campaignId);
+    ResultDependencies.current()?.addCheck(async () => {
+      const rows: { visibility: string; org_id: string }[] = await this.dataSource.query('SELECT visibility, org_id FROM campaigns WHERE id = $1', [campaign.id]);
+      return rows[0]?.visibility === campaign.visibility && rows[0]?.org_id === campaign.orgId;
+    });
+    return campaign;
   }
 
   /** Executions with a result of the campaigns, as the comparison takes them: linked by id, paired within their campaign. */
@@ -158,6 +177,17 @@ export class ResultsViewService {
    */
   private async campaignsOfAgentConfig(principal: Principal | null, agentConfigId: string): Promise<{ campaigns: CampaignEntity[]; versionIds: string[] }> {
     if (!isUuid(agentConfigId)) throw DomainException.notFound('agent config', agentConfigId);
+    const { ids, versionIds } = await this.visibleCampaignIdsOfAgentConfig(principal, agentConfigId);
+    if (ids.length === 0) throw DomainException.notFound('agent config', agentConfigId);
+    // A new version of the config, or a campaign of it created or hidden, changes the set compared.
+    const fingerprint = (found: { ids: string[]; versionIds: string[] }) => JSON.stringify([found.ids, [...found.versionIds].sort()]);
+    const seen = fingerprint({ ids, versionIds });
+    ResultDependencies.current()?.addCheck(async () => fingerprint(await this.visibleCampaignIdsOfAgentConfig(principal, agentConfigId)) === seen);
+    const campaigns = await Promise.all(ids.map((id) => this.campaigns.getVisible(principal, id)));
+    return { campaigns, versionIds };
+  }
+
+  private async visibleCampaignIdsOfAgentConfig(principal: Principal | null, agentConfigId: string): Promise<{ ids: string[]; versionIds: string[] }> {
     const versionIds: string[] = (await this.dataSource.query('SELECT id FROM agent_config_versions WHERE agent_config_id = $1', [agentConfigId])).map((r: { id: string }) => r.id);
     const ids: string[] = versionIds.length === 0
       ? []
@@ -170,8 +200,6 @@ export class ResultsViewService {
             [versionIds, principal?.orgId ?? null],
           )
         ).map((r: { id: string }) => r.id);
-    if (ids.length === 0) throw DomainException.notFound('agent config', agentConfigId);
-    const campaigns = await Promise.all(ids.map((id) => this.campaigns.getVisible(principal, id)));
-    return { campaigns, versionIds };
+    return { ids, versionIds };
   }
 }

@@ -240,7 +240,7 @@ describe('import of execution records', () => {
   });
 
   it('GraphQL refuses jsonl over 5 MB with BAD_USER_INPUT naming jsonl', async () => {
-    const principal: Principal = { kind: 'api_key', orgId: orgA.orgId, role: Role.MEMBER, userId: null, apiKeyId: null, sessionId: null };
+    const principal: Principal = { kind: 'api_key', orgId: orgA.orgId, role: Role.MEMBER, userId: null, apiKeyId: null, sessionId: null, platformAdmin: false };
     const big = 'x'.repeat(5 * 1024 * 1024 + 1);
     const error = await api.app.get(ImportResolver).importExecutions(principal, campaign.campaignId, big).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainException);
@@ -300,7 +300,7 @@ describe('import of execution records', () => {
   it('an execution that starts running while the import reads is not overwritten either (the UPDATE re-checks)', async () => {
     const fixture = await createCampaignFixture(api.db.dataSource, { orgId: orgA.orgId, repetitions: 1 });
     const [started, other] = fixture.units;
-    const principal: Principal = { kind: 'api_key', orgId: orgA.orgId, role: Role.MEMBER, userId: null, apiKeyId: null, sessionId: null };
+    const principal: Principal = { kind: 'api_key', orgId: orgA.orgId, role: Role.MEMBER, userId: null, apiKeyId: null, sessionId: null, platformAdmin: false };
     const ds = api.db.dataSource;
     // The service has loaded the campaign's executions (queued) before it asks for the first line.
     async function* lines(): AsyncGenerator<string> {

@@ -1,6 +1,8 @@
 import { APP_CONFIG, type AppConfig } from '#libs/config';
 import { EngineModule, Executor, type SchedulerOptions } from '#libs/engine';
+import { BillingModule } from '#libs/billing';
 import { IdentityModule } from '#libs/identity';
+import { MeteringModule } from '#libs/metering';
 import { LOGGER } from '#libs/observability';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -31,6 +33,12 @@ import { localEngine } from './engine-setup.js';
 import { DemoSeeder } from './demo/demo.seeder.js';
 import { OpsController } from './ops/ops.controller.js';
 import { ResultsResolver } from './campaigns/results.resolver.js';
+import { BudgetResolver } from './campaigns/budget.resolver.js';
+import { OrganizationBillingResolver } from './billing/billing.resolver.js';
+import { StripeWebhookController } from './billing/stripe-webhook.controller.js';
+import { ModelPriceResolver } from './metering/price.resolver.js';
+import { UsageResolver } from './metering/usage.resolver.js';
+import { BudgetAlertResolver } from './metering/alert.resolver.js';
 
 /** Every resolver of the API; print-schema builds schema.gql from the same list. */
 export const RESOLVERS = [
@@ -48,6 +56,11 @@ export const RESOLVERS = [
   ExecutionDetailResolver,
   TrajectoryEventResolver,
   ResultsResolver,
+  BudgetResolver,
+  OrganizationBillingResolver,
+  ModelPriceResolver,
+  UsageResolver,
+  BudgetAlertResolver,
 ];
 
 export interface AppDependencies {
@@ -82,8 +95,11 @@ export class AppModule {
         EngineModule.register({ secretsKey: deps.secretsKey, ...withEngineDefaults(deps) }),
         GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, ...graphqlOptions(deps.config, deps.dataSource, metrics) }),
         ImportModule,
+        BillingModule.register({ stripe: deps.config.stripe, logger: deps.logger.child({ component: 'billing' }) }),
+        // Alert webhooks are delivered by this process, except under tests (they call AlertDeliveryService.runOnce).
+        MeteringModule.register({ logger: deps.logger.child({ component: 'metering' }), alertDelivery: { enabled: deps.config.env !== 'test' } }),
       ],
-      controllers: [OpsController, RunnerController, CampaignExportController],
+      controllers: [OpsController, RunnerController, CampaignExportController, StripeWebhookController],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: LOGGER, useValue: deps.logger },

@@ -14,6 +14,7 @@ export async function createApi(deps: AppDependencies): Promise<INestApplication
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ ...deps, metrics }), {
     logger: new PinoNestLogger(deps.logger),
     bodyParser: true,
+    rawBody: true, // req.rawBody beside the parsed body: Stripe webhook signatures are over the exact bytes
   });
   app.set('trust proxy', 'loopback');
   // 6 MB: importExecutions takes up to 5 MB of JSONL inline (bigger files stream to the REST import).

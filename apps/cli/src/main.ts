@@ -10,6 +10,7 @@ import { registerIdentityCommands } from './commands/identity.commands.js';
 import { registerImportCommand } from './commands/import.command.js';
 import { registerReportCommand } from './commands/report.command.js';
 import { registerCompareCommand } from './commands/compare.command.js';
+import { registerUsageCommand } from './commands/usage.command.js';
 import { CliError } from './output.js';
 
 export function buildProgram(): Command {
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerImportCommand(program);
   registerExportCommand(program);
   registerLeaderboardCommand(program);
+  registerUsageCommand(program);
   return program;
 }
 

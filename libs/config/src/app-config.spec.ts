@@ -31,4 +31,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) })).toThrow(/FANOUT_SECRETS_KEY: required/);
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), FANOUT_SECRETS_KEY: 'A'.repeat(43) }).env).toBe('production');
   });
+
+  it('turns Stripe on only with STRIPE_SECRET_KEY, parses STRIPE_API_URL, never echoes the keys', () => {
+    expect(loadConfig({}).stripe).toBeNull();
+    expect(loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_abc' }).stripe).toBeNull();
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc' }).stripe).toEqual({ secretKey: 'sk_test_abc', webhookSecret: null, api: null, meterEventName: 'fanout_spend' });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_API_URL: 'http://127.0.0.1:12111', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_METER_EVENT_NAME: 'spend' }).stripe).toEqual({
+      secretKey: 'sk_test_abc',
+      webhookSecret: 'whsec_x',
+      api: { host: '127.0.0.1', port: 12111, protocol: 'http' },
+      meterEventName: 'spend',
+    });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_API_URL: 'https://stripe.internal' }).stripe?.api).toEqual({ host: 'stripe.internal', port: 443, protocol: 'https' });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_public' })).toThrow(/STRIPE_SECRET_KEY: expected a Stripe secret/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_public' })).not.toThrow(/pk_test_public/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'secret-value' })).not.toThrow(/secret-value/);
+    expect(() => loadConfig({ STRIPE_API_URL: 'http://127.0.0.1:1/base' })).toThrow(/STRIPE_API_URL: expected no path/);
+    expect(() => loadConfig({ STRIPE_METER_EVENT_NAME: 'a:b' })).toThrow(/STRIPE_METER_EVENT_NAME/);
+  });
 });

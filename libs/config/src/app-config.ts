@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseEnvironment } from './environment.js';
 
 /** Never echoed back in an error message. */
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'DATABASE_URL', 'FANOUT_SECRETS_KEY']);
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'DATABASE_URL', 'FANOUT_SECRETS_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -33,6 +33,11 @@ const schema = z.object({
   FANOUT_RETRY_BACKOFF_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   FANOUT_PUBLIC_URL: z.url({ error: 'expected the http(s) URL runners use to reach this API' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'expected a Stripe secret or restricted key (sk_test_..., sk_live_..., rk_...)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]+$/, "expected the endpoint's signing secret (whsec_...)").optional(),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL of a Stripe-compatible server, e.g. http://127.0.0.1:12111' }).refine((u) => new URL(u).pathname === '/', 'expected no path (the client adds /v1/...)').optional(),
+  // Meter identifiers are `<name>:<org uuid>:<hour ISO>`: 38 characters keep them within Stripe's 100.
+  STRIPE_METER_EVENT_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,38}$/, 'expected 1 to 38 letters, digits, _ . or -').default('fanout_spend'),
 });
 
 export type AppConfig = Readonly<{
@@ -59,6 +64,17 @@ export type AppConfig = Readonly<{
   retryBackoffSeconds: number;
   /** URL runners call back; default http://127.0.0.1:PORT. */
   publicUrl: string;
+  /** Stripe billing; null (off) unless STRIPE_SECRET_KEY is set. */
+  stripe: StripeConfig | null;
+}>;
+
+export type StripeConfig = Readonly<{
+  secretKey: string;
+  /** Null: the webhook endpoint answers 404 (metering still runs). */
+  webhookSecret: string | null;
+  /** A Stripe-compatible server instead of api.stripe.com (tests, stand-ins). */
+  api: Readonly<{ host: string; port: number; protocol: 'http' | 'https' }> | null;
+  meterEventName: string;
 }>;
 
 export class ConfigError extends Error {}
@@ -99,7 +115,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxAttempts: e.FANOUT_MAX_ATTEMPTS,
     retryBackoffSeconds: e.FANOUT_RETRY_BACKOFF_SECONDS,
     publicUrl: (e.FANOUT_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
+    stripe: e.STRIPE_SECRET_KEY ? stripeConfig(e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET, e.STRIPE_API_URL, e.STRIPE_METER_EVENT_NAME) : null,
   });
+}
+
+function stripeConfig(secretKey: string, webhookSecret: string | undefined, apiUrl: string | undefined, meterEventName: string): StripeConfig {
+  const url = apiUrl ? new URL(apiUrl) : null;
+  const protocol = url?.protocol === 'http:' ? 'http' : 'https';
+  const api = url ? Object.freeze({ host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || (protocol === 'http' ? 80 : 443)), protocol }) : null;
+  return Object.freeze({ secretKey, webhookSecret: webhookSecret ?? null, api, meterEventName });
 }
 
 /** Injection token for the frozen config object. */

@@ -8,4 +8,9 @@ export interface Principal {
   userId: string | null;
   apiKeyId: string | null;
   sessionId: string | null;
+  /**
+   * Runs the platform (manages the default price book): from users.platform_admin
+   * for a session, always false for an API key, so no key can act as the platform.
+   */
+  platformAdmin: boolean;
 }

@@ -187,7 +187,12 @@ export class Campaign {
   @Field(() => GraphQLISODateTime, { nullable: true })
   launchedAt: Date | null;
 
+  @Field(() => String, { nullable: true, description: 'Why a paused campaign is paused: user, budget (its cap) or org_budget (the org\'s monthly cap).' })
+  pauseReason: string | null;
+
   budgetMicros: number;
+  spentMicros: number;
+  reservedMicros: number;
   plan: CampaignPlan & { benchmarks: (BenchmarkSample & { selection: { fraction?: number } })[] };
 }
 

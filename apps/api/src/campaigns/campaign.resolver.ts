@@ -129,6 +129,21 @@ export class CampaignResolver {
   budgetUsd(@Parent() campaign: Campaign) {
     return campaign.budgetMicros / 1e6;
   }
+
+  @ResolveField(() => Float, { description: 'Dollars spent so far: every priced model call, recorded as it happens (the ledger).' })
+  spentUsd(@Parent() campaign: Campaign) {
+    return campaign.spentMicros / 1e6;
+  }
+
+  @ResolveField(() => Float, { description: 'Estimated cost of the executions running now, held against the cap until they end.' })
+  reservedUsd(@Parent() campaign: Campaign) {
+    return campaign.reservedMicros / 1e6;
+  }
+
+  @ResolveField(() => Float, { description: 'What in-flight work spent past the cap (0 when within it).' })
+  overrunUsd(@Parent() campaign: Campaign) {
+    return Math.max(0, campaign.spentMicros - campaign.budgetMicros) / 1e6;
+  }
 }
 
 @Resolver(() => CampaignProgress)

@@ -76,8 +76,11 @@ export class TrajectoryEvent {
   @Field({ description: 'Arrival order within the execution (a 64-bit integer, as a decimal string); also the page cursor.' })
   seq: string;
 
-  @Field({ description: 'The id the runner gave the event, unique within its execution.' })
+  @Field({ description: 'The id the runner gave the event, unique within its execution attempt.' })
   eventId: string;
+
+  @Field(() => Int, { description: 'The attempt that reported it.' })
+  attempt: number;
 
   @Field({ description: 'agent.start, agent.end, model.call, tool.call, file.write or message.' })
   type: string;

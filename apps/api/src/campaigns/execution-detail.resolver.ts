@@ -1,7 +1,7 @@
 import type { ExecutionEntity } from '#libs/campaigns';
 import { agentTree, eventPayloads, executionDelegation, executionEvents, findVisibleExecution, type TrajectoryEventRow } from '#libs/engine';
 import type { Principal } from '#libs/identity';
-import { Args, Context, ID, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
 import { GraphQLJSONObject } from 'graphql-scalars';
@@ -85,10 +85,11 @@ export class ExecutionDetailResolver {
     @Parent() e: ExecutionRow,
     @Args() page: PageArgs,
     @Args('agentId', { type: () => String, nullable: true, description: 'Only this agent\'s events.' }) agentId?: string | null,
+    @Args('attempt', { type: () => Int, nullable: true, description: 'The attempt whose events to list (default: the current one).' }) attempt?: number | null,
     @Args('kinds', { type: () => [String], nullable: true, description: 'Only these event types (agent.start, agent.end, model.call, tool.call, file.write, message).' })
     kinds?: string[] | null,
   ) {
-    return executionEvents(this.dataSource, e, page, { agentId, kinds });
+    return executionEvents(this.dataSource, e, page, { agentId, kinds, attempt });
   }
 }
 

@@ -79,6 +79,6 @@ export class DemoSeeder implements OnApplicationBootstrap {
     if (!org) {
       org = await orgs.save(orgs.create({ id: randomUUID(), slug: DEMO_ORG_SLUG, name: 'Fanout demo', personal: false }));
     }
-    return { kind: 'api_key', orgId: org.id, role: Role.OWNER, userId: null, apiKeyId: null, sessionId: null };
+    return { kind: 'api_key', orgId: org.id, role: Role.OWNER, userId: null, apiKeyId: null, sessionId: null, platformAdmin: false };
   }
 }

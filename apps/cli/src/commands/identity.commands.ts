@@ -45,13 +45,19 @@ export function registerIdentityCommands(program: Command): void {
     .description('Create a user on the local database. The password comes from FANOUT_PASSWORD, standard input, or a prompt.')
     .requiredOption('--email <email>', 'login email')
     .option('--name <name>', 'display name', '')
-    .action(async (opts: { email: string; name: string }) => {
+    .option('--platform-admin', 'the user runs the platform: may set the default price book (only settable here, never through the API)')
+    .action(async (opts: { email: string; name: string; platformAdmin?: boolean }) => {
       const email = normaliseEmail(opts.email);
       if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new CliError(`--email: expected an email address, got "${opts.email}"`);
       const password = await readPassword();
       if (password.length < 10) throw new CliError('password: expected at least 10 characters');
-      const created = await withLocalServices((app) => app.get(AccountService).createUserWithPassword(email, opts.name || email.split('@')[0]!, password));
-      print(globals(), { id: created.id, email: created.email }, () => `created user ${created.email} (${created.id})`);
+      const platformAdmin = opts.platformAdmin === true;
+      const created = await withLocalServices(async (app) => {
+        const user = await app.get(AccountService).createUserWithPassword(email, opts.name || email.split('@')[0]!, password);
+        if (platformAdmin) await app.get(DataSource).getRepository(UserEntity).update({ id: user.id }, { platformAdmin: true });
+        return user;
+      });
+      print(globals(), { id: created.id, email: created.email, platformAdmin }, () => `created user ${created.email} (${created.id})${platformAdmin ? ', platform admin' : ''}`);
     });
 
   const org = program.command('org').description('Organizations (tenants).');

@@ -1,11 +1,11 @@
 import { Clock, DomainException, ErrorCode, type Page, type PageArgs } from '#libs/common';
 import type { CampaignManifest } from '#libs/contracts';
-import { isUuid, paginate, requireOrgId } from '#libs/database';
+import { isUuid, paginate, queryReturning, requireOrgId } from '#libs/database';
 import { Role, requireRole, type Principal } from '#libs/identity';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { In, type DataSource } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { CampaignEntity, ExecutionEntity, type CampaignStatus, type ExecutionStatus } from '../entities/index.js';
 import type { CampaignPlan } from '../planning/campaign-plan.js';
 import { CampaignPlanner } from '../planning/campaign-planner.js';
@@ -93,6 +93,16 @@ export class CampaignService {
   async launch(principal: Principal, id: string): Promise<CampaignEntity> {
     requireRole(principal, Role.MEMBER, 'launchCampaign');
     const campaign = await this.get(principal, id);
+    const org = await this.orgBudget(campaign.orgId);
+    if (org.billingHold) {
+      throw new DomainException(ErrorCode.PAYMENT_REQUIRED, "the organization's last invoice is unpaid: campaigns can be launched again once it is paid");
+    }
+    if (org.capMicros !== null && org.spentMicros >= org.capMicros) {
+      throw new DomainException(
+        ErrorCode.BUDGET_EXCEEDED,
+        `the organization has spent $${(org.spentMicros / 1e6).toFixed(2)} of its $${(org.capMicros / 1e6).toFixed(2)} monthly budget; raise monthlyBudgetUsd to launch`,
+      );
+    }
     const low = campaign.plan.estimate.lowUsd;
     const cap = campaign.budgetMicros / 1e6;
     if (low != null && low > cap) {
@@ -112,6 +122,75 @@ export class CampaignService {
   resume(principal: Principal, id: string): Promise<CampaignEntity> {
     requireRole(principal, Role.MEMBER, 'resumeCampaign');
     return this.transition(principal, id, 'resume');
+  }
+
+  /**
+   * Sets a campaign's cap. Raising it above what was spent resumes a campaign
+   * the cap paused, and requeues the executions the cap cancelled (as new
+   * attempts; what they recorded is kept). Lowering it below the spend pauses
+   * the campaign at the next recorded call, as any cap does.
+   */
+  async updateBudget(principal: Principal, id: string, budgetUsd: number): Promise<CampaignEntity> {
+    requireRole(principal, Role.MEMBER, 'updateCampaignBudget');
+    if (!Number.isFinite(budgetUsd) || budgetUsd <= 0 || budgetUsd > 1e9) throw DomainException.badInput('budgetUsd', 'a number of dollars greater than 0 (at most 1e9)', budgetUsd);
+    const micros = Math.round(budgetUsd * 1e6);
+    const orgId = requireOrgId(principal.orgId);
+    await this.get(principal, id);
+    return this.dataSource.transaction(async (tx) => {
+      const [row] = await tx.query('SELECT spent_micros FROM campaigns WHERE id = $1 AND org_id = $2 FOR UPDATE', [id, orgId]);
+      await tx.query('UPDATE campaigns SET budget_micros = $3, updated_at = now() WHERE id = $1 AND org_id = $2', [id, orgId, micros]);
+      if (Number(row.spent_micros) < micros) await resumeBudgetPaused(tx, { campaignId: id, reasons: ['budget'] });
+      return tx.getRepository(CampaignEntity).findOneByOrFail({ id, orgId });
+    });
+  }
+
+  /**
+   * The org's monthly cap (null: none) and the URL its budget alerts are
+   * posted to (null: none). Raising the cap above this month's spend resumes
+   * the campaigns it paused (those whose own cap has room).
+   */
+  async updateOrganizationBudget(
+    principal: Principal,
+    input: { monthlyBudgetUsd?: number | null; alertWebhookUrl?: string | null },
+  ): Promise<{ monthlyBudgetMicros: number | null; alertWebhookUrl: string | null; spentMicros: number; resumedCampaigns: string[] }> {
+    requireRole(principal, Role.ADMIN, 'updateOrganizationBudget');
+    const orgId = requireOrgId(principal.orgId);
+    const { monthlyBudgetUsd, alertWebhookUrl } = input;
+    if (monthlyBudgetUsd != null && (!Number.isFinite(monthlyBudgetUsd) || monthlyBudgetUsd <= 0 || monthlyBudgetUsd > 1e9)) {
+      throw DomainException.badInput('monthlyBudgetUsd', 'a number of dollars greater than 0 (at most 1e9), or null for no cap', monthlyBudgetUsd);
+    }
+    if (alertWebhookUrl != null) {
+      let url: URL | null = null;
+      try {
+        url = new URL(alertWebhookUrl);
+      } catch {
+        url = null;
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || alertWebhookUrl.length > 2_000) {
+        throw DomainException.badInput('alertWebhookUrl', 'an http(s) URL of at most 2000 characters, or null', alertWebhookUrl);
+      }
+    }
+    return this.dataSource.transaction(async (tx) => {
+      const sets: string[] = [];
+      const params: unknown[] = [orgId];
+      if (monthlyBudgetUsd !== undefined) {
+        params.push(monthlyBudgetUsd === null ? null : Math.round(monthlyBudgetUsd * 1e6));
+        sets.push(`monthly_budget_micros = $${params.length}`);
+      }
+      if (alertWebhookUrl !== undefined) {
+        params.push(alertWebhookUrl);
+        sets.push(`alert_webhook_url = $${params.length}`);
+      }
+      if (sets.length > 0) await tx.query(`UPDATE organizations SET ${sets.join(', ')} WHERE id = $1`, params);
+      const resumedCampaigns = await resumeBudgetPaused(tx, { orgId, reasons: ['org_budget'] });
+      const [row] = await tx.query(
+        `SELECT o.monthly_budget_micros AS cap, o.alert_webhook_url AS url,
+                COALESCE((SELECT spent_micros FROM org_spend s WHERE s.org_id = o.id AND s.month = date_trunc('month', now() AT TIME ZONE 'UTC')::date), 0) AS spent
+           FROM organizations o WHERE o.id = $1`,
+        [orgId],
+      );
+      return { monthlyBudgetMicros: row.cap === null ? null : Number(row.cap), alertWebhookUrl: row.url, spentMicros: Number(row.spent), resumedCampaigns };
+    });
   }
 
   /** Cancels the campaign and its queued executions; running ones are stopped by the engine. */
@@ -157,25 +236,80 @@ export class CampaignService {
     return paginate(qb, page);
   }
 
+  /** This month's spend of the org against its cap, and whether billing holds new launches. */
+  private async orgBudget(orgId: string): Promise<{ capMicros: number | null; spentMicros: number; billingHold: boolean }> {
+    const [row] = await this.dataSource.query(
+      `SELECT o.monthly_budget_micros AS cap, o.billing_hold AS hold,
+              COALESCE((SELECT spent_micros FROM org_spend s WHERE s.org_id = o.id AND s.month = date_trunc('month', now() AT TIME ZONE 'UTC')::date), 0) AS spent
+         FROM organizations o WHERE o.id = $1`,
+      [orgId],
+    );
+    return { capMicros: row.cap === null ? null : Number(row.cap), spentMicros: Number(row.spent), billingHold: row.hold };
+  }
+
   private async transition(principal: Principal, id: string, action: keyof typeof TRANSITIONS): Promise<CampaignEntity> {
     const { from, to } = TRANSITIONS[action];
     const orgId = requireOrgId(principal.orgId);
+    if (action === 'resume') {
+      const current = await this.get(principal, id);
+      const org = await this.orgBudget(orgId);
+      if (current.spentMicros >= current.budgetMicros) {
+        throw new DomainException(ErrorCode.BUDGET_EXCEEDED, `the campaign has spent $${(current.spentMicros / 1e6).toFixed(2)} of its $${(current.budgetMicros / 1e6).toFixed(2)} cap; raise its budget to resume`);
+      }
+      if (org.capMicros !== null && org.spentMicros >= org.capMicros) {
+        throw new DomainException(ErrorCode.BUDGET_EXCEEDED, `the organization has reached its $${(org.capMicros / 1e6).toFixed(2)} monthly budget; raise it to resume`);
+      }
+    }
     return this.dataSource.transaction(async (tx) => {
       const current = await this.get(principal, id);
       // Conditional on the status we read: a concurrent change makes this a CONFLICT, never a lost update.
       const result = await tx
         .createQueryBuilder()
         .update(CampaignEntity)
-        .set({ status: to, ...(action === 'launch' ? { launchedAt: this.clock.now() } : {}) })
+        .set({ status: to, pauseReason: action === 'pause' ? 'user' : null, ...(action === 'launch' ? { launchedAt: this.clock.now() } : {}) })
         .where('id = :id AND org_id = :orgId AND status IN (:...from)', { id, orgId, from })
         .execute();
       if (!result.affected) {
         throw new DomainException(ErrorCode.CONFLICT, `cannot ${action} a campaign that is ${current.status} (only from ${from.join(' or ')})`);
       }
       if (action === 'cancel') {
-        await tx.getRepository(ExecutionEntity).update({ campaignId: id, orgId, status: In(['queued']) }, { status: 'cancelled' });
+        await tx.getRepository(ExecutionEntity).update({ campaignId: id, orgId, status: In(['queued', 'cancelled_budget']) }, { status: 'cancelled' });
       }
+      if (action === 'resume') await requeueBudgetCancelled(tx, [id]);
       return tx.getRepository(CampaignEntity).findOneByOrFail({ id, orgId });
     });
   }
+}
+
+/**
+ * Resumes campaigns a cap paused (`reasons`): of one campaign, or every such
+ * campaign of an org whose own cap still has room, and requeues what the cap
+ * cancelled. Returns the resumed campaign ids.
+ */
+export async function resumeBudgetPaused(
+  tx: EntityManager,
+  scope: { campaignId: string; reasons: ('budget' | 'org_budget')[] } | { orgId: string; reasons: ('budget' | 'org_budget')[] },
+): Promise<string[]> {
+  const resumed: { id: string }[] = await queryReturning(
+    tx,
+    `UPDATE campaigns SET status = 'running', pause_reason = NULL, updated_at = now()
+      WHERE status = 'paused' AND pause_reason = ANY($2::text[]) AND spent_micros < budget_micros
+        AND ${'campaignId' in scope ? 'id' : 'org_id'} = $1
+        AND NOT EXISTS (SELECT 1 FROM organizations o JOIN org_spend s ON s.org_id = o.id AND s.month = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+                         WHERE o.id = campaigns.org_id AND o.monthly_budget_micros IS NOT NULL AND s.spent_micros >= o.monthly_budget_micros)
+      RETURNING id`,
+    ['campaignId' in scope ? scope.campaignId : scope.orgId, scope.reasons],
+  );
+  await requeueBudgetCancelled(tx, resumed.map((r) => r.id));
+  return resumed.map((r) => r.id);
+}
+
+/** Executions a cap stopped run again from the start, as a new attempt (the old attempt's events and spend stay recorded). */
+async function requeueBudgetCancelled(tx: EntityManager, campaignIds: string[]): Promise<void> {
+  if (campaignIds.length === 0) return;
+  await tx.query(
+    `UPDATE executions SET status = 'queued', finished_at = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
+      WHERE campaign_id = ANY($1::uuid[]) AND status = 'cancelled_budget'`,
+    [campaignIds],
+  );
 }

@@ -1,8 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * One trajectory event, append-only, unique by (execution, event id) so a
- * re-sent batch stores nothing twice. Small fields only: large text lives in
+ * One trajectory event, append-only, unique by (execution, attempt, event id)
+ * so a re-sent batch stores nothing twice, while a retried attempt's events
+ * (agents number theirs from 1 again) are never mistaken for the last one's. Small fields only: large text lives in
  * trajectory_payloads, apart from the rows that summaries read.
  */
 @Entity('trajectory_events')
@@ -10,6 +11,9 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 export class TrajectoryEventEntity {
   @PrimaryColumn('uuid', { name: 'execution_id' })
   executionId: string;
+
+  @PrimaryColumn('integer', { default: 1 })
+  attempt: number;
 
   @PrimaryColumn('text', { name: 'event_id' })
   eventId: string;
@@ -38,6 +42,9 @@ export class TrajectoryEventEntity {
 export class TrajectoryPayloadEntity {
   @PrimaryColumn('uuid', { name: 'execution_id' })
   executionId: string;
+
+  @PrimaryColumn('integer', { default: 1 })
+  attempt: number;
 
   @PrimaryColumn('text', { name: 'event_id' })
   eventId: string;

@@ -97,6 +97,8 @@ export interface TrajectoryEventRow {
   seq: string;
   executionId: string;
   orgId: string;
+  /** The attempt that reported it: a retried execution's attempts each have their own events. */
+  attempt: number;
   eventId: string;
   type: string;
   agentId: string;
@@ -106,6 +108,8 @@ export interface TrajectoryEventRow {
 }
 
 export interface EventFilter {
+  /** The attempt whose events to list (default: the execution's current attempt). */
+  attempt?: number | null;
   agentId?: string | null;
   /** Event types (agent.start, model.call, ...); any when empty. */
   kinds?: string[] | null;
@@ -128,7 +132,7 @@ function seqCursor(after: string | null | undefined): string | null {
  */
 export async function executionEvents(
   dataSource: DataSource,
-  execution: Pick<ExecutionEntity, 'id' | 'orgId'>,
+  execution: Pick<ExecutionEntity, 'id' | 'orgId' | 'attempt'>,
   page: PageArgs,
   filter: EventFilter = {},
 ): Promise<Page<TrajectoryEventRow>> {
@@ -137,19 +141,22 @@ export async function executionEvents(
   const kinds = filter.kinds?.length ? filter.kinds : null;
   const unknown = kinds?.find((k) => !(TRAJECTORY_EVENT_TYPES as readonly string[]).includes(k));
   if (unknown !== undefined) throw DomainException.badInput('kinds', `event types among ${TRAJECTORY_EVENT_TYPES.join(', ')}`, unknown);
-  const where = `execution_id = $1 AND org_id = $2 AND ($3::text IS NULL OR agent_id = $3) AND ($4::text[] IS NULL OR type = ANY($4::text[]))`;
+  const attempt = filter.attempt ?? Math.max(1, execution.attempt);
+  if (!Number.isInteger(attempt) || attempt < 1) throw DomainException.badInput('attempt', 'an attempt number from 1', attempt);
+  const where = `execution_id = $1 AND org_id = $2 AND ($3::text IS NULL OR agent_id = $3) AND ($4::text[] IS NULL OR type = ANY($4::text[])) AND attempt = $7`;
   const params = [execution.id, requireOrgId(execution.orgId), filter.agentId ?? null, kinds];
-  const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM trajectory_events WHERE ${where}`, params);
+  const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM trajectory_events WHERE ${where.replace('$7', '$5')}`, [...params, attempt]);
   const rows: { seq: string; event_id: string; type: string; agent_id: string; time: Date; data: Record<string, unknown> }[] = await dataSource.query(
     // Ordered by the table's bigint column: the output column `seq` is text, and ORDER BY seq would sort "10" before "2".
     `SELECT t.seq::text AS seq, t.event_id, t.type, t.agent_id, t.time, t.data FROM trajectory_events t
       WHERE ${where} AND ($5::bigint IS NULL OR t.seq > $5::bigint) ORDER BY t.seq LIMIT $6`,
-    [...params, after, limit + 1],
+    [...params, after, limit + 1, attempt],
   );
   const nodes = rows.slice(0, limit).map((r) => ({
     seq: r.seq,
     executionId: execution.id,
     orgId: execution.orgId,
+    attempt,
     eventId: r.event_id,
     type: r.type,
     agentId: r.agent_id,
@@ -167,16 +174,16 @@ export async function executionEvents(
  */
 export async function eventPayloads(
   dataSource: DataSource,
-  keys: readonly Pick<TrajectoryEventRow, 'orgId' | 'executionId' | 'eventId'>[],
+  keys: readonly Pick<TrajectoryEventRow, 'orgId' | 'executionId' | 'attempt' | 'eventId'>[],
 ): Promise<(string | null)[]> {
-  const rows: { org_id: string; execution_id: string; event_id: string; body: string }[] = await dataSource.query(
-    `SELECT p.org_id, p.execution_id, p.event_id, p.body
+  const rows: { org_id: string; execution_id: string; attempt: number; event_id: string; body: string }[] = await dataSource.query(
+    `SELECT p.org_id, p.execution_id, p.attempt, p.event_id, p.body
        FROM trajectory_payloads p
-       JOIN unnest($1::uuid[], $2::uuid[], $3::text[]) AS k(org_id, execution_id, event_id)
-         ON p.org_id = k.org_id AND p.execution_id = k.execution_id AND p.event_id = k.event_id`,
-    [keys.map((k) => requireOrgId(k.orgId)), keys.map((k) => k.executionId), keys.map((k) => k.eventId)],
+       JOIN unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[]) AS k(org_id, execution_id, event_id, attempt)
+         ON p.org_id = k.org_id AND p.execution_id = k.execution_id AND p.event_id = k.event_id AND p.attempt = k.attempt`,
+    [keys.map((k) => requireOrgId(k.orgId)), keys.map((k) => k.executionId), keys.map((k) => k.eventId), keys.map((k) => k.attempt)],
   );
-  const key = (k: { orgId: string; executionId: string; eventId: string }) => `${k.orgId}\u0000${k.executionId}\u0000${k.eventId}`;
-  const bodies = new Map(rows.map((r) => [key({ orgId: r.org_id, executionId: r.execution_id, eventId: r.event_id }), r.body]));
+  const key = (k: { orgId: string; executionId: string; attempt: number; eventId: string }) => `${k.orgId}\u0000${k.executionId}\u0000${k.attempt}\u0000${k.eventId}`;
+  const bodies = new Map(rows.map((r) => [key({ orgId: r.org_id, executionId: r.execution_id, attempt: r.attempt, eventId: r.event_id }), r.body]));
   return keys.map((k) => bodies.get(key(k)) ?? null);
 }

@@ -1,5 +1,5 @@
 import type { ModelUsage } from '#libs/contracts';
-import { callCostMicros, delegationMetrics, normaliseUsage, sumUsage, type AgentSpan, type DisjointUsage, type PriceBookVersion } from '#libs/metrics';
+import { delegationMetrics, normaliseUsage, sumUsage, type AgentSpan, type DisjointUsage } from '#libs/metrics';
 
 export interface EventRow {
   type: string;
@@ -14,9 +14,6 @@ export interface ExecutionSummary {
   modelCalls: number;
   fileWrites: number;
   usage: DisjointUsage;
-  costMicros: number;
-  /** Models with calls but no price in force: their calls cost nothing here and are flagged, never silently 0. */
-  unpricedModels: string[];
   agents: { id: string; parentId: string | null; start: string; end: string }[];
   delegation: ReturnType<typeof delegationMetrics>;
 }
@@ -24,18 +21,16 @@ export interface ExecutionSummary {
 /**
  * The per-execution figures views read (metrics.md): shell calls of all
  * agents, usage summed over leaf model calls (normalised to disjoint kinds),
- * cost from the price book in force at each call, agent spans and their
+ * agent spans and their
  * delegation metrics. An agent without an end event (killed at the deadline)
  * ends at its last event.
  */
-export function summarise(events: readonly EventRow[], book: readonly PriceBookVersion[]): ExecutionSummary {
+export function summarise(events: readonly EventRow[]): ExecutionSummary {
   const spans = new Map<string, { parentId: string | null; start: number; end: number | null; last: number }>();
   const usages: DisjointUsage[] = [];
-  const unpriced = new Set<string>();
   let shellCalls = 0;
   let toolCalls = 0;
   let fileWrites = 0;
-  let costMicros = 0;
   for (const event of events) {
     const t = event.time.getTime();
     const span = spans.get(event.agent_id);
@@ -54,17 +49,9 @@ export function summarise(events: readonly EventRow[], book: readonly PriceBookV
       case 'file.write':
         fileWrites++;
         break;
-      case 'model.call': {
-        const usage = normaliseUsage(event.data.usage as ModelUsage);
-        usages.push(usage);
-        const model = event.data.model as string;
-        try {
-          costMicros += callCostMicros(book, { model, time: t, usage });
-        } catch {
-          unpriced.add(model);
-        }
+      case 'model.call':
+        usages.push(normaliseUsage(event.data.usage as ModelUsage));
         break;
-      }
     }
   }
   const agents: AgentSpan[] = [...spans.entries()].map(([id, s]) => ({ id, parentId: s.parentId, start: s.start, end: s.end ?? s.last }));
@@ -74,8 +61,6 @@ export function summarise(events: readonly EventRow[], book: readonly PriceBookV
     modelCalls: usages.length,
     fileWrites,
     usage: sumUsage(usages),
-    costMicros,
-    unpricedModels: [...unpriced].sort(),
     agents: agents.map((a) => ({ id: a.id, parentId: a.parentId, start: new Date(a.start).toISOString(), end: new Date(a.end).toISOString() })),
     delegation: delegationMetrics(agents),
   };

@@ -1,7 +1,6 @@
 import { DomainException, ErrorCode } from '#libs/common';
 import type { Grade } from '#libs/contracts';
-import { ModelPriceEntity } from '#libs/metering';
-import type { PriceBookVersion } from '#libs/metrics';
+import { releaseReservations } from '#libs/metering';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -27,8 +26,9 @@ export class GradeService {
       // A repeat (the runner retried after a lost answer) or a cancelled execution: keep what is there.
       if (row.status === 'completed' || row.status === 'cancelled' || row.status === 'infra_failed') return { status: row.status };
       const now = new Date();
-      const events: EventRow[] = await tx.query('SELECT type, agent_id, time, data FROM trajectory_events WHERE execution_id = $1 ORDER BY seq', [execution.id]);
-      const summary = summarise(events, await this.priceBook(tx, row.org_id));
+      const events: EventRow[] = await tx.query('SELECT type, agent_id, time, data FROM trajectory_events WHERE execution_id = $1 AND attempt = $2 ORDER BY seq', [execution.id, grade.attempt]);
+      // Cost is the ledger's: each call priced once, at ingest, with the price in force at its time.
+      const summary = { ...summarise(events), ...(await ledgerCost(tx, execution.id)) };
       const firstEvent = events.length ? events.reduce((min, e) => (e.time < min ? e.time : min), events[0]!.time) : null;
       await tx.query(
         `UPDATE executions SET status = 'completed', outcome = 'completed', tests_passed = $2, tests_total = $3, resolved = $4,
@@ -58,24 +58,21 @@ export class GradeService {
           firstEvent ?? row.dispatched_at ?? now,
         ],
       );
+      await releaseReservations(tx, [execution.id]);
       await completeCampaignIfDone(tx, execution.campaignId);
       return { status: 'completed' };
     });
   }
+}
 
-  /** Org prices first, then platform defaults: per model, the versions by effective time. */
-  private async priceBook(tx: EntityManager, orgId: string): Promise<PriceBookVersion[]> {
-    const rows = await tx.getRepository(ModelPriceEntity).createQueryBuilder('p').where('p.orgId = :orgId OR p.orgId IS NULL', { orgId }).getMany();
-    const orgModels = new Set(rows.filter((r) => r.orgId).map((r) => r.model));
-    return rows
-      .filter((r) => r.orgId !== null || !orgModels.has(r.model))
-      .map((r) => ({
-        version: r.id,
-        model: r.model,
-        effectiveFrom: r.effectiveFrom.getTime(),
-        prices: { uncachedInput: r.inputMicrosPerMTok, cacheRead: r.cacheReadMicrosPerMTok, cacheWrite: r.cacheWriteMicrosPerMTok, output: r.outputMicrosPerMTok },
-      }));
-  }
+/** The execution's spend from the ledger, and the models it could not price. */
+async function ledgerCost(tx: EntityManager, executionId: string): Promise<{ costMicros: number; unpricedModels: string[] }> {
+  const [row] = await tx.query(
+    `SELECT COALESCE(sum(cost_micros), 0)::bigint AS cost, COALESCE(array_agg(DISTINCT model ORDER BY model) FILTER (WHERE unpriced), '{}') AS unpriced
+       FROM usage_ledger WHERE execution_id = $1`,
+    [executionId],
+  );
+  return { costMicros: Number(row.cost), unpricedModels: row.unpriced };
 }
 
 /** A running campaign whose executions have all ended becomes completed. */

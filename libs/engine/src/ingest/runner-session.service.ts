@@ -77,8 +77,8 @@ export class RunnerSessionService {
       [execution.id, beat.attempt],
     );
     const row = rows[0];
-    // A cancelled campaign stops its runners at their next heartbeat, before the reconciler gets to them.
-    return { cancel: !row || row.status === 'cancelled' || row.campaign_status === 'cancelled' };
+    // A cancelled campaign, or one a budget cap stopped, stops its runners at their next heartbeat.
+    return { cancel: !row || row.status === 'cancelled' || row.status === 'cancelled_budget' || row.campaign_status === 'cancelled' };
   }
 }
 

@@ -1,4 +1,5 @@
 import { queryReturning } from '#libs/database';
+import { releaseReservations } from '#libs/metering';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
@@ -93,7 +94,21 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
          FROM campaigns c WHERE c.id = e.campaign_id AND c.status = 'cancelled' AND e.status IN ('dispatching', 'running')
        RETURNING e.id, e.attempt, e.campaign_id`,
     );
-    await Promise.all(cancelled.map((e) => this.executor.stop(e.id, e.attempt)));
+    // Campaigns paused by a cap: stop what still runs under it. Its events and spend so far are kept, and
+    // its runner may still report what it spent while stopping (the token stays valid for this attempt).
+    const overBudget = await queryReturning<{ id: string; attempt: number; campaign_id: string }>(
+      this.dataSource,
+      `UPDATE executions e SET status = 'cancelled_budget', finished_at = now(), updated_at = now(),
+              last_error = CASE c.pause_reason WHEN 'org_budget' THEN 'cancelled: the organization reached its monthly budget cap'
+                                               ELSE 'cancelled: the campaign reached its budget cap' END
+         FROM campaigns c WHERE c.id = e.campaign_id AND c.status = 'paused' AND c.pause_reason IN ('budget', 'org_budget')
+          AND e.status IN ('dispatching', 'running')
+       RETURNING e.id, e.attempt, e.campaign_id`,
+    );
+    const stopped = [...cancelled, ...overBudget];
+    await releaseReservations(this.dataSource, stopped.map((e) => e.id));
+    await Promise.all(stopped.map((e) => this.executor.stop(e.id, e.attempt)));
+    if (overBudget.length > 0) this.options.logger.warn({ executions: overBudget.length }, 'stopped executions over a budget cap');
     // Dispatched but never heard from: running after all, or never started.
     const stalled: { id: string; attempt: number; heartbeat: boolean }[] = await this.dataSource.query(
       `SELECT id, attempt, heartbeat_at IS NOT NULL AS heartbeat FROM executions
@@ -151,6 +166,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     );
     const row = rows[0];
     if (!row) return;
+    await releaseReservations(this.dataSource, [executionId]);
     this.options.logger.warn({ executionId, attempt, reason, next: row.status }, 'execution attempt failed (infrastructure)');
     if (row.status === 'infra_failed') await this.dataSource.transaction((tx) => completeCampaignIfDone(tx, row.campaign_id));
     this.wake?.();

@@ -111,14 +111,15 @@ export class AccountService {
   /** Resolves a verified JWT's session to a principal; null when revoked, expired or no longer a member. */
   async principalForSession(sessionId: string, userId: string): Promise<Principal | null> {
     if (!isUuid(sessionId) || !isUuid(userId)) return null;
-    const rows: { org_id: string; role: Role }[] = await this.dataSource.query(
-      `SELECT s.org_id, m.role FROM sessions s
+    const rows: { org_id: string; role: Role; platform_admin: boolean }[] = await this.dataSource.query(
+      `SELECT s.org_id, m.role, u.platform_admin FROM sessions s
          JOIN memberships m ON m.org_id = s.org_id AND m.user_id = s.user_id
+         JOIN users u ON u.id = s.user_id
         WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3`,
       [sessionId, userId, this.clock.now()],
     );
     const row = rows[0];
-    return row ? { kind: 'user', orgId: row.org_id, role: row.role, userId, apiKeyId: null, sessionId } : null;
+    return row ? { kind: 'user', orgId: row.org_id, role: row.role, userId, apiKeyId: null, sessionId, platformAdmin: row.platform_admin === true } : null;
   }
 
   userById(id: string): Promise<UserEntity | null> {

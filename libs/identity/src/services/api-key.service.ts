@@ -83,7 +83,7 @@ export class ApiKeyService {
         [key.id, now, new Date(now.getTime() - LAST_USED_GRANULARITY_MS)],
       );
     }
-    return { kind: 'api_key', orgId: key.orgId, role: key.role, userId: null, apiKeyId: key.id, sessionId: null };
+    return { kind: 'api_key', orgId: key.orgId, role: key.role, userId: null, apiKeyId: key.id, sessionId: null, platformAdmin: false };
   }
 
   private async insert(orgId: string, callerRole: Role, userId: string | null, input: CreateApiKeyInput): Promise<CreatedApiKey> {

@@ -2,7 +2,7 @@ import { bigintNumber } from '#libs/database';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * One priced model call: the unit of spend. Unique by (execution, event id),
+ * One priced model call: the unit of spend. Unique by (execution, attempt, event id),
  * so a call delivered twice, or by two connections at once, is counted once.
  * Written in the same transaction as the event row and the spend counters.
  * Token kinds are disjoint (metrics.md, Cost); money in integer micro-dollars.
@@ -13,6 +13,9 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 export class LedgerEntryEntity {
   @PrimaryColumn('uuid', { name: 'execution_id' })
   executionId: string;
+
+  @PrimaryColumn('integer')
+  attempt: number;
 
   @PrimaryColumn('text', { name: 'event_id' })
   eventId: string;

@@ -34,6 +34,8 @@ import { DemoSeeder } from './demo/demo.seeder.js';
 import { OpsController } from './ops/ops.controller.js';
 import { ResultsResolver } from './campaigns/results.resolver.js';
 import { BudgetResolver } from './campaigns/budget.resolver.js';
+import { AnnotationCampaignResolver, AnnotationItemResolver, CodebookResolver } from './annotation/annotation.resolver.js';
+import { AnnotationModule } from '#libs/annotation';
 import { OrganizationBillingResolver } from './billing/billing.resolver.js';
 import { StripeWebhookController } from './billing/stripe-webhook.controller.js';
 import { ModelPriceResolver } from './metering/price.resolver.js';
@@ -57,6 +59,9 @@ export const RESOLVERS = [
   TrajectoryEventResolver,
   ResultsResolver,
   BudgetResolver,
+  CodebookResolver,
+  AnnotationCampaignResolver,
+  AnnotationItemResolver,
   OrganizationBillingResolver,
   ModelPriceResolver,
   UsageResolver,
@@ -95,6 +100,7 @@ export class AppModule {
         EngineModule.register({ secretsKey: deps.secretsKey, ...withEngineDefaults(deps) }),
         GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, ...graphqlOptions(deps.config, deps.dataSource, metrics) }),
         ImportModule,
+        AnnotationModule.register({ secretsKey: deps.secretsKey }),
         BillingModule.register({ stripe: deps.config.stripe, logger: deps.logger.child({ component: 'billing' }) }),
         // Alert webhooks are delivered by this process, except under tests (they call AlertDeliveryService.runOnce).
         MeteringModule.register({ logger: deps.logger.child({ component: 'metering' }), alertDelivery: { enabled: deps.config.env !== 'test' } }),

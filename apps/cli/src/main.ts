@@ -10,6 +10,7 @@ import { registerIdentityCommands } from './commands/identity.commands.js';
 import { registerImportCommand } from './commands/import.command.js';
 import { registerReportCommand } from './commands/report.command.js';
 import { registerCompareCommand } from './commands/compare.command.js';
+import { registerAnnotationsCommand } from './commands/annotations.command.js';
 import { registerUsageCommand } from './commands/usage.command.js';
 import { CliError } from './output.js';
 
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerCampaignCommands(program);
   registerReportCommand(program);
   registerCompareCommand(program);
+  registerAnnotationsCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);
   registerLeaderboardCommand(program);

@@ -7,6 +7,7 @@ export * from './mcnemar.js';
 export * from './spearman.js';
 export * from './kappa.js';
 export * from './taxonomy.js';
+export * from './suggestion-accuracy.js';
 export * from './sampling.js';
 export * from './normal-quantile.js';
 export * from './wilson.js';

@@ -1,3 +1,4 @@
+import { AnnotationResultsService } from '#libs/annotation';
 import { ResultsViewService } from '#libs/campaigns';
 import { DomainException } from '#libs/common';
 import type { Principal } from '#libs/identity';
@@ -49,7 +50,10 @@ function delegationView(d: DelegationResult, permutations: number, seed: number)
 /** The campaign results views: every figure from libs/metrics, cached per campaign (docs/results.md). */
 @Resolver()
 export class ResultsResolver {
-  constructor(private readonly views: ResultsViewService) {}
+  constructor(
+    private readonly views: ResultsViewService,
+    private readonly annotationResults: AnnotationResultsService,
+  ) {}
 
   @Public()
   @Query(() => Comparison, {
@@ -106,9 +110,22 @@ export class ResultsResolver {
   }
 
   @Public()
-  @Query(() => FailureView, { complexity: 20, description: 'The failure taxonomy of a campaign (adjudicated annotations), with agreement; empty with its reason before annotation.' })
+  @Query(() => FailureView, {
+    complexity: 20,
+    description: "The failure taxonomy of a campaign from its latest annotation campaign's final labels (the study's Table 3), per agent, with pooled kappa; empty with its reason before there are final labels.",
+  })
   async failures(@CurrentPrincipal() principal: Principal | undefined, @Args('campaign', { type: () => ID }) campaign: string): Promise<FailureView> {
-    const view = await this.views.failures(principal ?? null, campaign);
-    return { ...view, distribution: [], pooledKappa: null };
+    const view = await this.annotationResults.failureView(principal ?? null, campaign);
+    const distribution = view.results?.distribution.rows.flatMap((row) => [
+      { level: row.level, key: row.key, agent: null, count: row.instances, share: row.share },
+      ...row.byAgent.map((a) => ({ level: row.level, key: row.key, agent: a.agent, count: a.instances, share: a.share })),
+    ]);
+    return {
+      available: view.available,
+      reason: view.reason,
+      annotatedExecutions: view.results?.final ?? 0,
+      distribution: view.available ? (distribution ?? []) : [],
+      pooledKappa: view.results?.agreement?.pooled.pattern.kappa ?? null,
+    };
   }
 }

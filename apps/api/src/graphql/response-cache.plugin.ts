@@ -7,7 +7,7 @@ import type { DataSource } from 'typeorm';
 import type { GraphqlContext } from './loaders.js';
 
 /** Root fields whose answers are results views: what ResultsViewService serves, and nothing else. */
-const RESULTS_VIEW_FIELDS: ReadonlySet<string> = new Set(['leaderboard', 'comparison', 'agentComparison', 'delegation', 'campaignReport', 'failures']);
+const RESULTS_VIEW_FIELDS: ReadonlySet<string> = new Set(['leaderboard', 'comparison', 'agentComparison', 'delegation', 'campaignReport']);
 
 export interface ResponseCacheOptions {
   maxEntries?: number;

@@ -41,15 +41,8 @@ export interface DelegationViewOptions {
   seed: number;
 }
 
-export interface FailureView {
-  available: boolean;
-  /** Why the distribution is empty, when it is. */
-  reason: string | null;
-  annotatedExecutions: number;
-}
-
 /**
- * The results views of campaigns (report, comparison, delegation, failures)
+ * The results views of campaigns (report, comparison, delegation)
  * and public leaderboards: visibility first (own org or public, anything else
  * NOT_FOUND), then libs/metrics on the stored per-execution results, cached
  * per campaign until one of its executions' results changes. What a view
@@ -103,16 +96,6 @@ export class ResultsViewService {
     return this.cache.get([campaignScope(campaign.id)], `delegation:${JSON.stringify(options)}`, async () =>
       buildDelegationView(await this.loadExecutions([campaign.id]), options.mode, options.permutations, options.seed),
     );
-  }
-
-  /** The failure taxonomy needs adjudicated annotations; until an annotation campaign exists, the view says so. */
-  async failures(principal: Principal | null, campaignId: string): Promise<FailureView> {
-    await this.visible(principal, campaignId);
-    return {
-      available: false,
-      reason: 'No annotated trajectories yet: the failure distribution and agreement appear once an annotation campaign over this campaign has adjudicated labels.',
-      annotatedExecutions: 0,
-    };
   }
 
   async leaderboard(query: LeaderboardQuery): Promise<Leaderboard> {

@@ -88,6 +88,37 @@ describe('fanout report, compare and export', () => {
     expect(graph.benchmarks).toEqual(offline.benchmarks.map(({ subject, benchmark, taskPass, testPass, costUsd }: any) => ({ subject, benchmark, taskPass, testPass, costUsd })));
   });
 
+  it('annotations import then export round-trips final labels through the CLI (an admin key imports; a member key cannot)', async () => {
+    const api = target[1]!;
+    const gql = async (query: string, variables: Record<string, unknown>, key = apiKey) => {
+      const res = await fetch(`${api}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as any;
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return body.data;
+    };
+    const starter = (await gql('query { codebooks { builtIn versions { id } } }', {})).codebooks.find((c: any) => c.builtIn).versions[0].id;
+    await gql('mutation($i: CreateAnnotationCampaignInput!) { createAnnotationCampaign(input: $i) { id } }', { i: { campaign: campaign.campaignId, codebookVersion: starter, name: 'imported' } });
+    const executions = (await gql('query($f: ExecutionFilterInput) { executions(filter: $f, first: 100) { nodes { id } } }', { f: { campaignId: campaign.campaignId, mode: 'concurrent' } })).executions.nodes;
+    const file = join(home, 'labels.jsonl');
+    await writeFile(file, executions.map((e: any, i: number) => JSON.stringify({ executionId: e.id, labels: [{ pattern: i % 2 ? 'no_failure' : 'concurrent_writes', rationale: `line ${i}` }], rationale: 'labelled elsewhere' })).join('\n'));
+    const denied = await runCli([...target, 'annotations', 'import', '--campaign', campaign.campaignId, file], env);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(/FORBIDDEN/);
+    const admin = JSON.parse((await runCli(['--json', 'keys', 'create', '--org', 'stats-lab', '--name', 'admin', '--role', 'admin'], env)).stdout).key;
+    const adminTarget = ['--api', api, '--api-key', admin];
+    expect(await cli([...adminTarget, 'annotations', 'import', '--campaign', campaign.campaignId, file])).toContain(`imported final labels for ${executions.length} execution(s)`);
+    const lines = (await cli([...target, 'annotations', 'export', '--campaign', campaign.campaignId])).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(executions.length);
+    for (const line of lines) {
+      const i = executions.findIndex((e: any) => e.id === line.executionId);
+      expect(line).toMatchObject({ status: 'adjudicated', mode: 'concurrent', adjudicationRationale: 'labelled elsewhere', labels: [{ pattern: i % 2 ? 'no_failure' : 'concurrent_writes', rationale: `line ${i}`, source: 'new' }] });
+    }
+    // Importing again is refused whole: those executions already have final labels.
+    const again = await runCli([...adminTarget, 'annotations', 'import', '--campaign', campaign.campaignId, file], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already has final labels/);
+  });
+
   it('compare prints the Table 2 layout as a table and agrees across formats; bad options exit 1 naming them', async () => {
     const table = await cli([...target, 'compare', '--campaign', campaign.campaignId, '--resamples', '200']);
     expect(table).toContain('Outcomes by benchmark (concurrent / sequential)');

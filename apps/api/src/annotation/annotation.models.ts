@@ -113,7 +113,7 @@ export class Annotation {
 @ObjectType()
 export class Adjudication {
   @Field(() => ID) id: string;
-  @Field(() => ID) adjudicatorUserId: string;
+  @Field(() => ID, { nullable: true, description: 'Null for final labels imported with an API key.' }) adjudicatorUserId: string | null;
   @Field(() => [AdjudicatedLabel]) labels: AdjudicatedLabel[];
   @Field() rationale: string;
   @Field(() => GraphQLISODateTime) createdAt: Date;

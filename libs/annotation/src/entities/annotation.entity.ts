@@ -196,8 +196,13 @@ export class AdjudicationEntity {
   @Column('uuid', { name: 'item_id' })
   itemId: string;
 
-  @Column('uuid', { name: 'adjudicator_user_id' })
-  adjudicatorUserId: string;
+  /** Null for final labels imported with an API key. */
+  @Column('uuid', { name: 'adjudicator_user_id', nullable: true })
+  adjudicatorUserId: string | null;
+
+  /** The API key that imported these final labels, when an API key did. */
+  @Column('uuid', { name: 'imported_by_api_key_id', nullable: true })
+  importedByApiKeyId: string | null;
 
   @Column('jsonb')
   labels: AdjudicatedLabel[];

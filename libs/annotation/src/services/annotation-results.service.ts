@@ -97,8 +97,10 @@ export class AnnotationResultsService {
    */
   async importFinal(principal: Principal, annotationCampaignId: string, lines: { executionId: string; labels: unknown; rationale?: string }[]): Promise<{ imported: number }> {
     requireRole(principal, Role.ADJUDICATOR, 'importAnnotations');
-    if (!new Set([Role.ADJUDICATOR, Role.ADMIN, Role.OWNER]).has(principal.role)) throw new DomainException(ErrorCode.FORBIDDEN, 'importing final labels needs the adjudicator, admin or owner role');
-    const userId = requireUser(principal, 'importAnnotations');
+    // A user adjudicator, admin or owner; or an API key of an admin or owner (keys carry no user, so no adjudicator role).
+    const allowed = principal.kind === 'api_key' ? new Set([Role.ADMIN, Role.OWNER]) : new Set([Role.ADJUDICATOR, Role.ADMIN, Role.OWNER]);
+    if (!allowed.has(principal.role)) throw new DomainException(ErrorCode.FORBIDDEN, `importing final labels needs one of the roles ${[...allowed].join(', ')}${principal.kind === 'api_key' ? ' (for an API key)' : ''}; you have ${principal.role}`);
+    const userId = principal.kind === 'api_key' ? null : requireUser(principal, 'importAnnotations');
     const orgId = requireOrgId(principal.orgId);
     const campaign = await this.annotations.getCampaign(principal, annotationCampaignId);
     const version = await this.dataSource.getRepository(CodebookVersionEntity).findOneByOrFail({ id: campaign.codebookVersionId });
@@ -113,8 +115,8 @@ export class AnnotationResultsService {
         if (item.status === 'agreed' || item.status === 'adjudicated') throw new DomainException(ErrorCode.CONFLICT, `${field}: execution ${line.executionId} already has final labels (${item.status})`, `${field}.executionId`);
         const rationale = typeof line.rationale === 'string' && line.rationale.trim() ? line.rationale.trim() : 'imported';
         await tx.query(
-          `INSERT INTO adjudications (id, org_id, item_id, adjudicator_user_id, labels, rationale) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [randomUUID(), orgId, item.id, userId, JSON.stringify(labels.map((l) => ({ pattern: l.pattern, rationale: l.rationale, source: 'new' }))), rationale],
+          `INSERT INTO adjudications (id, org_id, item_id, adjudicator_user_id, imported_by_api_key_id, labels, rationale) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [randomUUID(), orgId, item.id, userId, principal.apiKeyId, JSON.stringify(labels.map((l) => ({ pattern: l.pattern, rationale: l.rationale, source: 'new' }))), rationale],
         );
         await tx.query(`UPDATE annotation_items SET status = 'adjudicated', updated_at = now() WHERE id = $1`, [item.id]);
         imported++;

@@ -343,7 +343,7 @@ export class AnnotationService {
         if (source !== actual) throw DomainException.badInput(`labels[${i}].source`, `"${actual}" (annotator A ${a ? 'chose' : 'did not choose'} it, B ${b ? 'chose' : 'did not choose'} it)`, source);
         return { pattern: label.pattern, rationale: label.rationale, source: actual };
       });
-      const adjudication = { id: randomUUID(), orgId, itemId: item.id, adjudicatorUserId: userId, labels, rationale: rationale.trim() };
+      const adjudication = { id: randomUUID(), orgId, itemId: item.id, adjudicatorUserId: userId, importedByApiKeyId: null, labels, rationale: rationale.trim() };
       await tx.getRepository(AdjudicationEntity).insert(adjudication);
       await tx.query(`UPDATE annotation_items SET status = 'adjudicated', updated_at = now() WHERE id = $1`, [item.id]);
       return tx.getRepository(AdjudicationEntity).findOneByOrFail({ id: adjudication.id });

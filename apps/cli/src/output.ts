@@ -23,3 +23,13 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** Rows as an aligned table, a markdown table or CSV (quoted where needed): the non-JSON formats of the list commands. */
+export function renderRows(rows: Record<string, string | number>[], columns: string[], format: 'table' | 'markdown' | 'csv'): string {
+  if (format === 'table') return table(rows, columns);
+  if (format === 'markdown') {
+    return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${columns.map((c) => String(r[c])).join(' | ')} |`)].join('\n');
+  }
+  const cell = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
+  return [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join('\n');
+}

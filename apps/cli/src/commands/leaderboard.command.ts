@@ -1,21 +1,12 @@
 import { Option, type Command } from 'commander';
 import { graphql, type ApiOptions } from '../api-client.js';
-import { table } from '../output.js';
+import { renderRows } from '../output.js';
 
 const FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
 const pct = (v: number | null) => (v == null ? '-' : (v * 100).toFixed(1));
 const usd = (v: number | null) => (v == null ? '-' : v.toFixed(2));
-
-function render(rows: Record<string, string | number>[], columns: string[], format: Exclude<Format, 'json'>): string {
-  if (format === 'table') return table(rows, columns);
-  if (format === 'markdown') {
-    return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${columns.map((c) => String(r[c])).join(' | ')} |`)].join('\n');
-  }
-  const cell = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
-  return [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join('\n');
-}
 
 /** `fanout leaderboard BENCHMARK`: the public board (public campaigns only), from the server. */
 export function registerLeaderboardCommand(program: Command): void {
@@ -57,6 +48,6 @@ export function registerLeaderboardCommand(program: Command): void {
       }));
       const columns = ['agent', 'mode', 'n', 'task pass %', 'test pass %', 'minutes', 'tokens (M)', 'cost $', 'total $', '$/resolved', 'infra failed', 'pareto', 'campaigns'];
       const title = `${data.leaderboard.benchmark} ${data.leaderboard.version} (public campaigns; task pass with its 95% Wilson interval; means per execution)`;
-      process.stdout.write(`${format === 'table' ? `${title}\n` : ''}${render(rows, columns, format)}\n`);
+      process.stdout.write(`${format === 'table' ? `${title}\n` : ''}${renderRows(rows, columns, format)}\n`);
     });
 }

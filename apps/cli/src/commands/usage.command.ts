@@ -1,7 +1,7 @@
 import { formatUsdFromMicros } from '#libs/metrics';
 import { Option, type Command } from 'commander';
 import { graphql, type ApiOptions } from '../api-client.js';
-import { CliError, table } from '../output.js';
+import { CliError, renderRows } from '../output.js';
 
 const FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -41,15 +41,6 @@ function parseTime(flag: string, value: string | undefined): string | null {
   const time = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(time.getTime())) throw new CliError(`${flag}: expected an ISO 8601 date or time (2025-06-01 or 2025-06-01T12:00:00Z), got "${value}"`);
   return time.toISOString();
-}
-
-function render(rows: Record<string, string | number>[], columns: string[], format: Exclude<Format, 'json'>): string {
-  if (format === 'table') return table(rows, columns);
-  if (format === 'markdown') {
-    return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${columns.map((c) => String(r[c])).join(' | ')} |`)].join('\n');
-  }
-  const cell = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
-  return [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join('\n');
 }
 
 /** `fanout usage`: the key's organization's usage from the ledger, grouped as asked. */
@@ -108,7 +99,7 @@ export function registerUsageCommand(program: Command): void {
         'unpriced',
         ...(showResolved ? ['resolved', '$/resolved'] : []),
       ];
-      process.stdout.write(`${render(rows, columns, format)}\n`);
+      process.stdout.write(`${renderRows(rows, columns, format)}\n`);
       const unpriced = data.usage.reduce((n, r) => n + r.unpricedCalls, 0);
       if (format === 'table' && unpriced > 0) process.stdout.write(`${unpriced} call(s) of models without a price in force are counted at $0 (see modelPrices).\n`);
     });

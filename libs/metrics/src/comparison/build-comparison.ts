@@ -1,6 +1,6 @@
 import { pairedBootstrapInterval, type BootstrapInterval } from '../bootstrap.js';
 import type { SuccessRule } from '../execution.types.js';
-import { compareStrings, compositeKey, groupBy } from '../grouping.util.js';
+import { compareExecutions, compareStrings, compositeKey, groupBy } from '../grouping.util.js';
 import { holm } from '../holm.js';
 import { mcnemarExact } from '../mcnemar.js';
 import { executionTestPass, isResolved, summariseOutcomes, type OutcomeSummary } from '../outcome.metrics.js';
@@ -133,16 +133,7 @@ export function buildComparison(input: readonly ComparedExecution[], spec: Compa
   const [sideA, sideB] = sideNames(spec);
 
   // The report's canonical order, so group sums are added in the same order and come out bit-identical to it.
-  const sorted = [...input].sort(
-    (x, y) =>
-      compareStrings(x.agent, y.agent) ||
-      compareStrings(x.benchmark, y.benchmark) ||
-      compareStrings(x.suite, y.suite) ||
-      compareStrings(x.task, y.task) ||
-      x.repetition - y.repetition ||
-      compareStrings(x.mode, y.mode) ||
-      compareStrings(x.group ?? '', y.group ?? ''),
-  );
+  const sorted = [...input].sort((x, y) => compareExecutions(x, y) || compareStrings(x.group ?? '', y.group ?? ''));
   const placed = sorted.map((e) => place(e, spec)).filter((p): p is Placed => p !== null);
   const subjects = [...new Set(placed.map((p) => p.subject))].sort(compareStrings);
   const benchmarks = [...new Set(placed.map((p) => p.execution.benchmark))].sort(compareStrings);

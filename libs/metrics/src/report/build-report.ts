@@ -1,5 +1,5 @@
 import type { Execution, SuccessRule } from '../execution.types.js';
-import { compareStrings, compositeKey, groupBy } from '../grouping.util.js';
+import { compareExecutions, compareStrings, compositeKey, groupBy } from '../grouping.util.js';
 import { holm } from '../holm.js';
 import { mcnemarExact } from '../mcnemar.js';
 import { summariseOutcomes } from '../outcome.metrics.js';
@@ -41,15 +41,7 @@ export function buildReport(input: readonly Execution[], options: ReportOptions 
   const successRules: Record<string, SuccessRule> = { ...(options.successRules ?? {}) };
   if (modeA === modeB) throw new RangeError(`report: mode A and mode B must differ (both are "${modeA}")`);
   // Canonical order first: floating-point sums then come out bit-identical whatever the file's line order.
-  const executions = [...input].sort(
-    (x, y) =>
-      compareStrings(x.agent, y.agent) ||
-      compareStrings(x.benchmark, y.benchmark) ||
-      compareStrings(x.suite, y.suite) ||
-      compareStrings(x.task, y.task) ||
-      x.repetition - y.repetition ||
-      compareStrings(x.mode, y.mode),
-  );
+  const executions = [...input].sort(compareExecutions);
 
   const agents = sortedUnique(executions.map((e) => e.agent));
   const benchmarks = sortedUnique(executions.map((e) => e.benchmark));

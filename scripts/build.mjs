@@ -1,6 +1,8 @@
 // Compiles apps/, libs/ and migrations/ to dist/ with swc: one pass, about a
 // second on two cores, so `npm start` can always build first and never run
 // stale code. Type checking is `npm run typecheck` (part of `npm test`).
+// Then Vite builds the browser UI (apps/web, skipped by swc) into dist/web,
+// which the API serves at `/` (about a second more).
 import { transformFile } from '@swc/core';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
@@ -11,13 +13,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const options = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8'));
 const roots = ['apps', 'libs', 'migrations', 'bench'];
-const skip = new Set(['node_modules', 'web', 'dist']);
+const skip = new Set(['node_modules', 'dist']);
+// The browser UI is Vite's to build (below), not swc's.
+const skipPaths = new Set([join(root, 'apps', 'web')]);
 
 async function* sources(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!skip.has(entry.name)) yield* sources(path);
+      if (!skip.has(entry.name) && !skipPaths.has(path)) yield* sources(path);
     } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) {
       yield path;
     }
@@ -38,6 +42,20 @@ await Promise.all(
     if (map) await writeFile(`${target}.map`, map);
   }),
 );
+const compiled = performance.now();
+await buildWeb();
 if (!process.env.FANOUT_QUIET_BUILD) {
-  console.error(`fanout: built ${files.length} files in ${Math.round(performance.now() - started)} ms`);
+  console.error(`fanout: built ${files.length} files in ${Math.round(compiled - started)} ms, the web UI in ${Math.round(performance.now() - compiled)} ms`);
+}
+
+async function buildWeb() {
+  let vite;
+  try {
+    vite = await import('vite');
+  } catch {
+    // A production-only install has no Vite: the API still runs, without the UI.
+    console.error('fanout: vite is not installed (devDependency), the web UI was not built');
+    return;
+  }
+  await vite.build({ configFile: join(root, 'apps', 'web', 'vite.config.ts'), logLevel: 'warn', clearScreen: false });
 }

@@ -7,6 +7,7 @@ import { MAX_EVENT_BATCH_BYTES } from '#libs/contracts';
 import { AppModule, type AppDependencies } from './app.module.js';
 import { requestIdMiddleware } from './common/request-id.middleware.js';
 import { HttpMetrics } from './ops/http-metrics.js';
+import { serveWebUi } from './web/web-ui.js';
 
 /** Builds the API application on an open database; main.ts and the tests share it. */
 export async function createApi(deps: AppDependencies): Promise<INestApplication> {
@@ -24,6 +25,8 @@ export async function createApi(deps: AppDependencies): Promise<INestApplication
   app.use(requestIdMiddleware);
   app.use(metrics.middleware);
   app.use(accessLog(deps));
+  // The browser UI (apps/web, built to dist/web) at `/`; GraphQL, /v1 and the ops endpoints are unchanged.
+  serveWebUi(app, deps.logger);
   app.enableShutdownHooks();
   // Large streamed imports may take minutes; Node's default would cut them at 300 s.
   app.getHttpServer().requestTimeout = 30 * 60 * 1000;

@@ -1,0 +1,123 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, signUp, startTestApi, type TestApi } from '../support/api.js';
+import { launchBrowser, newSession, screenshot } from '../support/browser.js';
+import { createCampaignFixture, jsonl, recordFor } from '../support/campaign-fixture.js';
+import { requireWebBuild } from '../support/web-build.js';
+
+type User = { token: string; email: string };
+
+/**
+ * The annotation workspace in a real browser: annotator A (who switches to the
+ * lab's organization on the account page) and annotator B label the same item
+ * differently, and an adjudicator records the final labels.
+ */
+describe('web UI: annotation workspace and account', () => {
+  let api: TestApi;
+  let browser: Browser;
+  let owner: User & { orgId: string };
+  let annotationCampaign: string;
+  let itemId: string;
+
+  const join = async (name: string, role: string): Promise<User> => {
+    const user = await signUp(api, name);
+    const invited = await api.gql('mutation($i: InviteMemberInput!) { inviteMember(input: $i) { acceptedAt } }', { i: { email: user.email, role } }, owner.token);
+    expect(invited.errors).toBeUndefined();
+    const switched = await api.gql<any>('mutation($id: ID!) { switchOrganization(id: $id) { accessToken } }', { id: owner.orgId }, user.token);
+    return { token: switched.data.switchOrganization.accessToken, email: user.email };
+  };
+  /** Labels the item the queue gives this page: one pattern with its rationale. */
+  const label = async (page: Page, pattern: string, slot: 'A' | 'B') => {
+    await page.goto(`${api.url}/annotate/${annotationCampaign}`);
+    await page.getByRole('heading', { name: new RegExp(`you are annotator ${slot}`) }).waitFor();
+    await page.getByLabel('Search the codebook').fill(pattern.split('_')[0]!);
+    await page.locator(`input[type=checkbox][value=${pattern}]`).check();
+    await page.getByRole('textbox', { name: /^Rationale for/ }).fill(`I saw ${pattern} in the timeline`);
+  };
+
+  beforeAll(async () => {
+    requireWebBuild();
+    [api, browser] = await Promise.all([startTestApi(), launchBrowser()]);
+    const o = await signUp(api, 'web-lab-owner');
+    owner = { token: o.token, email: o.email, orgId: o.orgId };
+    const campaign = await createCampaignFixture(api.db.dataSource, { orgId: owner.orgId, repetitions: 1, agents: [{ name: 'codex', model: 'gpt-5-codex' }] });
+    const key = (await createKey(api, owner.token, 'MEMBER')).key;
+    const res = await fetch(`${api.url}/v1/campaigns/${campaign.campaignId}/import`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${key}` }, body: jsonl(campaign.units.map((u, i) => recordFor(u, i))) });
+    expect(res.status).toBe(200);
+    const { codebooks } = (await api.gql<any>('query { codebooks { builtIn versions { id } } }', {}, owner.token)).data;
+    const created = await api.gql<any>('mutation($i: CreateAnnotationCampaignInput!) { createAnnotationCampaign(input: $i) { id } }', {
+      i: { campaign: campaign.campaignId, codebookVersion: codebooks.find((c: any) => c.builtIn).versions[0].id, name: 'Round 1' },
+    }, owner.token);
+    annotationCampaign = created.data.createAnnotationCampaign.id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  it('annotator A signs in, switches to the lab on the account page, and labels an item from the queue with the codebook checklist', async () => {
+    const a = await signUp(api, 'web-annotator-a');
+    await api.gql('mutation($i: InviteMemberInput!) { inviteMember(input: $i) { acceptedAt } }', { i: { email: a.email, role: 'ANNOTATOR' } }, owner.token);
+    const { page } = await newSession(browser);
+    await page.goto(`${api.url}/login?next=/account`);
+    await page.getByLabel('Email').fill(a.email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: /^Switch to web-lab-owner/ }).click();
+    await page.getByText(/as annotator\./).waitFor();
+    await screenshot(page, 'account-annotator');
+    await label(page, 'premature_termination', 'A');
+    // Suggestions are offered, never pre-selected.
+    expect(await page.locator('input[type=checkbox]:checked').count()).toBe(1);
+    await screenshot(page, 'annotate-queue');
+    await page.getByRole('button', { name: /Submit labels/ }).click();
+    const done = page.getByRole('region', { name: 'Labelled in this session' });
+    await done.getByRole('link').first().waitFor();
+    itemId = (await done.getByRole('link').first().getAttribute('href'))!.split('/').pop()!;
+    expect(await done.innerText()).toContain(': pending');
+  });
+
+  it('annotator B gets the same item and disagrees; the item then shows both labels', async () => {
+    const b = await join('web-annotator-b', 'ANNOTATOR');
+    const { page } = await newSession(browser, { token: b.token });
+    await label(page, 'load_imbalance', 'B');
+    await page.keyboard.press('Control+Enter');
+    const done = page.getByRole('region', { name: 'Labelled in this session' });
+    await done.getByText(/: disagreed/).waitFor();
+    expect(await done.getByRole('link').first().getAttribute('href')).toBe(`/annotate/items/${itemId}`);
+    await done.getByRole('link').first().click();
+    expect(await page.getByTestId('item-status').innerText()).toBe('disagreed');
+    await page.getByLabel('Comment').fill('The imbalance shows in the first minute');
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    await page.getByText('The imbalance shows in the first minute').waitFor();
+  });
+
+  it('an adjudicator records the final labels of the disagreed item, each with its source', async () => {
+    const adjudicator = await join('web-adjudicator', 'ADJUDICATOR');
+    const { page } = await newSession(browser, { token: adjudicator.token });
+    await page.goto(`${api.url}/annotate/items/${itemId}`);
+    await page.getByRole('heading', { name: 'Adjudicate' }).waitFor();
+    const form = page.getByRole('form', { name: 'Adjudicate' });
+    await form.getByLabel(/premature_termination/).first().check();
+    await form.getByRole('textbox', { name: 'Rationale for premature_termination' }).fill('A was right');
+    await form.getByRole('textbox', { name: 'Adjudication rationale' }).fill('discussed');
+    await screenshot(page, 'adjudicate');
+    await form.getByRole('button', { name: 'Record final labels' }).click();
+    await expect.poll(() => page.getByTestId('item-status').innerText()).toBe('adjudicated');
+    expect(await page.getByRole('region', { name: 'Final labels (adjudicated)' }).innerText()).toContain('premature_termination from A: A was right');
+    await screenshot(page, 'adjudicated');
+  });
+
+  it('the owner creates an API key, shown once, and sees usage and budget', async () => {
+    const { page } = await newSession(browser, { token: owner.token });
+    await page.goto(`${api.url}/account`);
+    await page.getByLabel('Key name').fill('ci');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.getByTestId('new-api-key').innerText()).toMatch(/^fo_[A-Za-z0-9]+_/);
+    await page.getByRole('cell', { name: 'ci', exact: true }).or(page.getByRole('rowheader', { name: 'ci', exact: true })).waitFor();
+    await page.getByLabel(/Monthly cap in USD/).fill('500');
+    await page.getByRole('button', { name: 'Save budget' }).click();
+    await page.getByText(/Cap \$500\.00; spent this month/).waitFor();
+    await screenshot(page, 'account-owner');
+  });
+});

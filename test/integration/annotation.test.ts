@@ -181,6 +181,11 @@ describe('failure annotation', () => {
       { pattern: 'premature_termination', source: 'both' },
       { pattern: 'load_imbalance', source: 'A' },
     ]);
+    // What awaits adjudication is listed by status (before this one was decided it was there).
+    const listed = (await gql<any>('query($c: ID!) { annotationCampaign(id: $c) { items(status: ["adjudicated"]) { totalCount nodes { id status } } } }', { c: annotationCampaign }, adjudicator)).annotationCampaign.items;
+    expect(listed).toEqual({ totalCount: 1, nodes: [{ id: a.item.id, status: 'adjudicated' }] });
+    const badStatus = await api.gql('query($c: ID!) { annotationCampaign(id: $c) { items(status: ["done"]) { totalCount } } }', { c: annotationCampaign }, adjudicator.token);
+    expect(badStatus.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'status' });
     const item = (await gql<any>('query($i: ID!) { annotationItem(id: $i) { status comments { body } adjudication { rationale } } }', { i: a.item.id }, annotatorB)).annotationItem;
     expect(item).toMatchObject({ status: 'adjudicated', comments: [{ body: 'I saw the imbalance in the first minute' }], adjudication: { rationale: 'discussed' } });
     expect(codeOf(await api.gql(SUBMIT, { i: a.item.id, l: [label('no_failure')] }, annotatorA.token))).toBe('CONFLICT');

@@ -80,6 +80,14 @@ describe('leaderboard', () => {
     expect(rows.map((r: any) => r.onParetoFront)).toEqual(front);
   });
 
+  it('lists the benchmarks that have public boards, never a private one', async () => {
+    const res = await api.gql<any>('query { publicBenchmarks { key version } }');
+    expect(res.errors).toBeUndefined();
+    const keys = res.data.publicBenchmarks.map((b: any) => b.key);
+    expect(keys).toContain('board');
+    expect(keys).not.toContain('hidden-board');
+  });
+
   it('a private or unknown benchmark has no public board (NOT_FOUND)', async () => {
     expect(codeOf(await api.gql(BOARD, { b: 'hidden-board' }))).toBe('NOT_FOUND');
     expect(codeOf(await api.gql(BOARD, { b: 'nope' }))).toBe('NOT_FOUND');

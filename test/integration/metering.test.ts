@@ -242,8 +242,10 @@ describe('metering and budgets', () => {
     expect(codeOf(await api.gql('query($id: ID!) { campaign(id: $id) { spentUsd } }', { id }, b.token))).toBe('NOT_FOUND');
     const [row] = await q('SELECT budget_micros::bigint AS cap FROM campaigns WHERE id = $1', [id]);
     expect(Number(row.cap)).toBe(100_000_000);
-    // Org B's cap is its own: setting it touches nothing of org A.
+    // Org B's cap is its own: setting it touches nothing of org A, and each org reads only its own.
     await gql('mutation { updateOrganizationBudget(input: { monthlyBudgetUsd: 3 }) { monthlyBudgetUsd } }', {}, b.token);
+    expect((await gql('query { organizationBudget { monthlyBudgetUsd spentThisMonthUsd } }', {}, b.token)).organizationBudget).toEqual({ monthlyBudgetUsd: 3, spentThisMonthUsd: 0 });
+    expect((await gql('query { organizationBudget { monthlyBudgetUsd } }', {}, a.token)).organizationBudget).toEqual({ monthlyBudgetUsd: null });
     const [orgA] = await q('SELECT monthly_budget_micros FROM organizations WHERE id = $1', [a.orgId]);
     expect(orgA.monthly_budget_micros).toBeNull();
   });

@@ -1,6 +1,7 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { Allow } from 'class-validator';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Connection } from '../graphql/connection.js';
 
 @ObjectType({ description: 'A node of a codebook: category > subcategory > pattern.' })
 export class CodebookNode {
@@ -146,6 +147,9 @@ export class AnnotationItem {
   @Field() status: string;
   @Field(() => GraphQLISODateTime, { nullable: true }) doubleCodedAt: Date | null;
 }
+
+@ObjectType()
+export class AnnotationItemConnection extends Connection(AnnotationItem) {}
 
 @ObjectType()
 export class AnnotationAssignment {

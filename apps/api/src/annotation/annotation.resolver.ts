@@ -3,6 +3,7 @@ import { Role, type Principal } from '#libs/identity';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { CurrentPrincipal, RequireRole } from '../auth/auth.decorators.js';
+import { PageArgs, pagedComplexity } from '../graphql/page.args.js';
 import {
   AdjudicatedLabelInput,
   Adjudication,
@@ -11,6 +12,7 @@ import {
   AnnotationCampaign,
   AnnotationComment,
   AnnotationItem,
+  AnnotationItemConnection,
   AnnotationProgress,
   AnnotationSuggestion,
   Codebook,
@@ -107,6 +109,16 @@ export class AnnotationCampaignResolver {
   })
   results(@CurrentPrincipal() principal: Principal, @Parent() campaign: AnnotationCampaign) {
     return this.annotationResults.results(principal, campaign.id);
+  }
+
+  @ResolveField(() => AnnotationItemConnection, { complexity: pagedComplexity, description: 'The items, oldest first; `status` filters (e.g. ["disagreed"] for what awaits adjudication).' })
+  items(
+    @CurrentPrincipal() principal: Principal,
+    @Parent() campaign: AnnotationCampaign,
+    @Args() page: PageArgs,
+    @Args('status', { type: () => [String], nullable: true, description: 'pending, double_coded, agreed, disagreed, adjudicated.' }) status?: string[] | null,
+  ) {
+    return this.annotations.listItems(principal, campaign.id, status ?? null, page);
   }
 
   @ResolveField(() => [GraphQLJSONObject], { description: 'Final labels (agreed or adjudicated) with rationale, one per execution: what `fanout annotations export` writes.' })

@@ -1,6 +1,6 @@
 import { CampaignService } from '#libs/campaigns';
 import { Role, type Principal } from '#libs/identity';
-import { Args, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from '@nestjs/graphql';
+import { Args, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import { IsOptional } from 'class-validator';
 import { CurrentPrincipal, RequireRole } from '../auth/auth.decorators.js';
 import { Campaign } from './campaign.models.js';
@@ -29,6 +29,19 @@ export class OrganizationBudget {
 @Resolver()
 export class BudgetResolver {
   constructor(private readonly campaigns: CampaignService) {}
+
+  @RequireRole(Role.VIEWER)
+  @Query(() => OrganizationBudget, { description: "Your organization's monthly cap, alert webhook and this month's spend." })
+  async organizationBudget(@CurrentPrincipal() principal: Principal): Promise<OrganizationBudget> {
+    const b = await this.campaigns.organizationBudget(principal);
+    return {
+      monthlyBudgetUsd: b.monthlyBudgetMicros === null ? null : b.monthlyBudgetMicros / 1e6,
+      alertWebhookUrl: b.alertWebhookUrl,
+      spentThisMonthUsd: b.spentMicros / 1e6,
+      overrunUsd: b.monthlyBudgetMicros === null ? 0 : Math.max(0, b.spentMicros - b.monthlyBudgetMicros) / 1e6,
+      resumedCampaigns: [],
+    };
+  }
 
   @RequireRole(Role.MEMBER)
   @Mutation(() => Campaign, { description: "Sets a campaign's cap. Raising it above the spend resumes a campaign the cap paused and requeues what it cancelled." })

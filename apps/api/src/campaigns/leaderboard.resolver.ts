@@ -1,5 +1,7 @@
 import { ResultsViewService, type LeaderboardRow as Row } from '#libs/campaigns';
 import { Args, Field, Float, ID, Int, ObjectType, Query, Resolver, registerEnumType } from '@nestjs/graphql';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators.js';
 import { Difficulty } from '../catalog/catalog.models.js';
 
@@ -47,9 +49,27 @@ export class Leaderboard {
   @Field(() => [LeaderboardRow]) rows: LeaderboardRow[];
 }
 
+@ObjectType({ description: 'A benchmark with a public version: what has a public leaderboard.' })
+export class PublicBenchmark {
+  @Field() key: string;
+  @Field() name: string;
+  @Field({ description: 'The latest public version.' }) version: string;
+}
+
 @Resolver(() => Leaderboard)
 export class LeaderboardResolver {
-  constructor(private readonly results: ResultsViewService) {}
+  constructor(
+    private readonly results: ResultsViewService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  @Public()
+  @Query(() => [PublicBenchmark], { description: 'Benchmarks with a public version (each with its latest public version), by key: the boards anyone can browse.' })
+  publicBenchmarks(): Promise<PublicBenchmark[]> {
+    return this.dataSource.query(
+      `SELECT DISTINCT ON (key) key, name, version FROM benchmark_versions WHERE visibility = 'public' ORDER BY key, seq DESC, created_at DESC`,
+    );
+  }
 
   @Public()
   @Query(() => Leaderboard, { complexity: 50, description: 'The public board of a benchmark: public campaigns only, one version (the latest public one unless given).' })

@@ -1,6 +1,6 @@
 import { CampaignService } from '#libs/campaigns';
-import { DomainException, ErrorCode } from '#libs/common';
-import { isUuid, requireOrgId } from '#libs/database';
+import { DomainException, ErrorCode, type Page, type PageArgs } from '#libs/common';
+import { isUuid, paginate, requireOrgId } from '#libs/database';
 import { Role, requireRole, requireUser, type Principal } from '#libs/identity';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -358,6 +358,18 @@ export class AnnotationService {
   async suggestionsOf(principal: Principal, itemId: string): Promise<AnnotationSuggestionEntity[]> {
     const view = await this.item(principal, itemId);
     return this.dataSource.getRepository(AnnotationSuggestionEntity).find({ where: { itemId: view.item.id }, order: { pattern: 'ASC', createdAt: 'ASC' } });
+  }
+
+  /** The items of an annotation campaign, oldest first, optionally in some states (e.g. disagreed ones for adjudicators). */
+  async listItems(principal: Principal, annotationCampaignId: string, statuses: readonly string[] | null, page: PageArgs): Promise<Page<AnnotationItemEntity>> {
+    requireRole(principal, Role.ANNOTATOR, 'annotationItems');
+    const campaign = await this.getCampaign(principal, annotationCampaignId);
+    const valid: readonly ItemStatus[] = ['pending', 'double_coded', 'agreed', 'disagreed', 'adjudicated'];
+    const unknown = statuses?.find((s) => !(valid as readonly string[]).includes(s));
+    if (unknown !== undefined) throw DomainException.badInput('status', `states among ${valid.join(', ')}`, unknown);
+    const qb = this.dataSource.getRepository(AnnotationItemEntity).createQueryBuilder('i').where('i.annotationCampaignId = :id AND i.orgId = :orgId', { id: campaign.id, orgId: campaign.orgId });
+    if (statuses?.length) qb.andWhere('i.status IN (:...statuses)', { statuses });
+    return paginate(qb, page);
   }
 
   /** Counts of items by status. */

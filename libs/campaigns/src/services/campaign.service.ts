@@ -236,6 +236,18 @@ export class CampaignService {
     return paginate(qb, page);
   }
 
+  /** The caller's org: its monthly cap, alert webhook, and this month's spend and reservations. */
+  async organizationBudget(principal: Principal): Promise<{ monthlyBudgetMicros: number | null; alertWebhookUrl: string | null; spentMicros: number; reservedMicros: number }> {
+    const orgId = requireOrgId(principal.orgId);
+    const [row] = await this.dataSource.query(
+      `SELECT o.monthly_budget_micros AS cap, o.alert_webhook_url AS url, COALESCE(s.spent_micros, 0) AS spent, COALESCE(s.reserved_micros, 0) AS reserved
+         FROM organizations o LEFT JOIN org_spend s ON s.org_id = o.id AND s.month = date_trunc('month', now() AT TIME ZONE 'UTC')::date
+        WHERE o.id = $1`,
+      [orgId],
+    );
+    return { monthlyBudgetMicros: row.cap === null ? null : Number(row.cap), alertWebhookUrl: row.url, spentMicros: Number(row.spent), reservedMicros: Number(row.reserved) };
+  }
+
   /** This month's spend of the org against its cap, and whether billing holds new launches. */
   private async orgBudget(orgId: string): Promise<{ capMicros: number | null; spentMicros: number; billingHold: boolean }> {
     const [row] = await this.dataSource.query(

@@ -95,7 +95,18 @@ describe('web UI: annotation workspace and account', () => {
   it('an adjudicator records the final labels of the disagreed item, each with its source', async () => {
     const adjudicator = await join('web-adjudicator', 'ADJUDICATOR');
     const { page } = await newSession(browser, { token: adjudicator.token });
-    await page.goto(`${api.url}/annotate/items/${itemId}`);
+    // The annotation campaign page lists what awaits adjudication, with the agreement numbers so far.
+    await page.goto(`${api.url}/annotate/${annotationCampaign}`);
+    const awaiting = page.getByRole('region', { name: 'Awaiting adjudication' });
+    await awaiting.getByRole('table', { name: /Disagreed items 1 of 1/ }).waitFor();
+    // Nothing is reserved for an adjudicator until asked.
+    await page.getByRole('button', { name: 'Reserve an item to label' }).waitFor();
+    expect(await page.getByTestId('pooled-kappa').innerText()).toMatch(/Cohen's κ = (-?\d\.\d{3}|–), n = \d+ cells, prevalence [\d.]+%.* over 1 double-coded item/);
+    const kappas = page.getByRole('table', { name: /Cohen's κ per pattern/ });
+    for (const pattern of ['premature_termination', 'load_imbalance']) await kappas.getByRole('rowheader', { name: pattern, exact: true }).waitFor();
+    await screenshot(page, 'annotation-campaign-adjudicator');
+    await awaiting.getByRole('link', { name: `item ${itemId.slice(0, 8)}`, exact: true }).click();
+    expect(page.url()).toBe(`${api.url}/annotate/items/${itemId}`);
     await page.getByRole('heading', { name: 'Adjudicate' }).waitFor();
     const form = page.getByRole('form', { name: 'Adjudicate' });
     await form.getByLabel(/premature_termination/).first().check();
@@ -106,11 +117,17 @@ describe('web UI: annotation workspace and account', () => {
     await expect.poll(() => page.getByTestId('item-status').innerText()).toBe('adjudicated');
     expect(await page.getByRole('region', { name: 'Final labels (adjudicated)' }).innerText()).toContain('premature_termination from A: A was right');
     await screenshot(page, 'adjudicated');
+    // Back on the campaign page: nothing awaits adjudication, and the final label is in the distribution.
+    await page.goto(`${api.url}/annotate/${annotationCampaign}`);
+    await page.getByText(/No item awaits adjudication/).waitFor();
+    await page.getByRole('table', { name: /Distribution of final labels: 1 label/ }).getByRole('rowheader', { name: 'premature_termination', exact: true }).waitFor();
   });
 
   it('the owner creates an API key, shown once, and sees usage and budget', async () => {
     const { page } = await newSession(browser, { token: owner.token });
     await page.goto(`${api.url}/account`);
+    // The budget shows before anything is saved.
+    await expect.poll(() => page.getByTestId('budget-status').innerText().catch(() => '')).toMatch(/^Cap none; spent this month \$0\.00; overrun \$0\.00\./);
     await page.getByLabel('Key name').fill('ci');
     await page.getByRole('button', { name: 'Create key' }).click();
     expect(await page.getByTestId('new-api-key').innerText()).toMatch(/^fo_[A-Za-z0-9]+_/);

@@ -21,7 +21,13 @@ describe('web UI: campaign, comparison and timeline', () => {
   let timelineExecution: FixtureUnit;
 
   /** codex resolves flask only when concurrent, claude click only when sequential: one discordant pair each way. */
-  const record = (u: FixtureUnit) => recordFor(u, 0, { resolved: (u.agent === 'codex' && u.task === 'flask' && u.mode === 'concurrent') || (u.agent === 'claude' && u.task === 'click' && u.mode === 'sequential') });
+  const record = (u: FixtureUnit) => {
+    const r = recordFor(u, 0, { resolved: (u.agent === 'codex' && u.task === 'flask' && u.mode === 'concurrent') || (u.agent === 'claude' && u.task === 'click' && u.mode === 'sequential') });
+    // Delegation grows with difficulty when concurrent: easy tasks spawn one sub-agent, claude spawns a third on medium ones.
+    if (u.mode === 'concurrent' && u.difficulty === 'easy') r.agents = r.agents.slice(0, 2);
+    if (u.mode === 'concurrent' && u.difficulty === 'medium' && u.agent === 'claude') r.agents = [...r.agents, { id: 'b', parentId: 'main', start: '2025-06-01T10:10:00Z', end: '2025-06-01T10:30:00Z' }];
+    return r;
+  };
   const importUnits = async (units: FixtureUnit[]) => {
     const res = await fetch(`${api.url}/v1/campaigns/${campaign.campaignId}/import`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${key}` }, body: jsonl(units.map(record)) });
     expect(res.status).toBe(200);
@@ -95,6 +101,31 @@ describe('web UI: campaign, comparison and timeline', () => {
     await screenshot(page, 'comparison');
     await page.getByRole('combobox', { name: 'Holm family' }).selectOption('PER_BENCHMARK');
     await expect.poll(() => page.getByTestId('family').innerText()).toMatch(/Family: perBenchmark/);
+  });
+
+  it('opens the delegation view from the campaign: by-difficulty charts per agent, the table, and Spearman with its Holm family', async () => {
+    await page.goto(`${api.url}/campaigns/${campaign.campaignId}`);
+    await page.getByRole('link', { name: 'Delegation by difficulty' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Delegation · Concurrency study' }).waitFor();
+    const table = page.getByRole('table', { name: /Delegation by agent, benchmark and difficulty/ });
+    await table.waitFor();
+    // 2 agents x 3 difficulties, concurrent mode: one sub-agent on easy tasks (never overlapping), two or three (overlapping) above.
+    expect(await table.locator('tbody tr').count()).toBe(6);
+    expect(await table.locator('tbody tr').first().innerText()).toMatch(/claude\s+repo-rebuild\s+easy\s+2\s+1\.00\s+1\.00\s+0\.00.*2 \(100\.0%\)/);
+    await expect.poll(() => page.locator('figure.chart').filter({ has: page.locator('svg') }).count()).toBe(2);
+    const captions = await page.locator('figure.chart figcaption').allInnerTexts();
+    expect(captions[0]).toMatch(/^Mean sub-agents created per difficulty.*claude: easy 1\.00, medium 3\.00, hard 2\.00; codex: easy 1\.00, medium 2\.00, hard 2\.00\./);
+    expect(captions[1]).toMatch(/^Mean peak of concurrent sub-agents/);
+    expect(await page.getByTestId('family').innerText()).toMatch(/over m = 4 tests/);
+    const spearman = page.getByRole('table', { name: /Spearman ρ of difficulty/ }).locator('tbody tr');
+    expect(await spearman.count()).toBe(4);
+    expect(await spearman.first().innerText()).toMatch(/claude\s+repo-rebuild\s+created\s+6\s+0\.\d{3}\s/);
+    await screenshot(page, 'delegation');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await table.waitFor();
+    await expect.poll(() => page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(page, 'delegation-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('opens an execution\'s timeline: every agent as a bar, overlap shaded, events as marks, paged events and the paired run', async () => {

@@ -90,6 +90,17 @@ describe('web UI: public leaderboard', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('lists the public benchmarks in the benchmark picker and shows the one picked', async () => {
+    await page.goto(`${api.url}/`);
+    const picker = page.getByRole('combobox', { name: 'Benchmark' });
+    await expect.poll(() => picker.locator('option[value="web-board"]').count()).toBe(1);
+    expect(await picker.locator('option[value="web-board"]').innerText()).toBe('Test benchmark (web-board) 1.0.0');
+    await screenshot(page, 'leaderboard-picker');
+    await picker.selectOption('web-board');
+    await page.getByRole('table', { name: /Agents by task pass/ }).waitFor();
+    expect(page.url()).toBe(`${api.url}/?benchmark=web-board`);
+  });
+
   it('links each row to its public campaign, whose page and executions anyone can open', async () => {
     await page.goto(`${api.url}/?benchmark=web-board`);
     await page.getByRole('link', { name: 'Alpha public study' }).first().click();

@@ -8,6 +8,7 @@ import { LoginPage, SignUpPage } from './pages/auth-pages';
 import { CampaignPage } from './pages/campaign-page';
 import { CampaignsPage } from './pages/campaigns-page';
 import { ComparisonPage } from './pages/comparison-page';
+import { DelegationPage } from './pages/delegation-page';
 import { ExecutionPage } from './pages/execution-page';
 import { ItemPage } from './pages/item-page';
 import { LeaderboardPage } from './pages/leaderboard-page';
@@ -20,6 +21,7 @@ const routes: { pattern: RegExp; render: (m: string[]) => ReactNode; signedIn?: 
   { pattern: /^\/campaigns$/, render: () => <CampaignsPage />, signedIn: true },
   { pattern: new RegExp(`^/campaigns/${ID}$`), render: (m) => <CampaignPage id={m[1]!} /> },
   { pattern: new RegExp(`^/campaigns/${ID}/compare$`), render: (m) => <ComparisonPage id={m[1]!} /> },
+  { pattern: new RegExp(`^/campaigns/${ID}/delegation$`), render: (m) => <DelegationPage id={m[1]!} /> },
   { pattern: new RegExp(`^/executions/${ID}$`), render: (m) => <ExecutionPage id={m[1]!} /> },
   { pattern: /^\/annotate$/, render: () => <AnnotationCampaignsPage />, signedIn: true },
   { pattern: new RegExp(`^/annotate/items/${ID}$`), render: (m) => <ItemPage id={m[1]!} />, signedIn: true },

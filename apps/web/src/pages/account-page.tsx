@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { GraphqlError, graphql } from '../api/graphql-client';
 import { useSession } from '../api/session';
 import { useGraphql } from '../api/use-graphql';
-import { Async, Empty } from '../components/states';
+import { Async, Empty, Loading } from '../components/states';
 import { dateTime, int, usd } from '../format';
 
 const ORGS = 'query { organizations(first: 100) { nodes { id slug name personal viewerRole } } }';
@@ -165,20 +165,30 @@ function ApiKeys() {
   );
 }
 
+interface BudgetState {
+  monthlyBudgetUsd: number | null;
+  alertWebhookUrl: string | null;
+  spentThisMonthUsd: number;
+  overrunUsd: number;
+}
+const BUDGET_FIELDS = 'monthlyBudgetUsd alertWebhookUrl spentThisMonthUsd overrunUsd';
+
 function Budget() {
   const { token } = useSession();
-  const [result, setResult] = useState<{ monthlyBudgetUsd: number | null; spentThisMonthUsd: number; overrunUsd: number } | null>(null);
+  const current = useGraphql<{ organizationBudget: BudgetState }>(`query { organizationBudget { ${BUDGET_FIELDS} } }`, {});
+  const [saved, setSaved] = useState<BudgetState | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const result = saved ?? current.data?.organizationBudget ?? null;
   const save = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const raw = String(new FormData(e.currentTarget).get('monthly') ?? '').trim();
     try {
-      const data = await graphql<{ updateOrganizationBudget: NonNullable<typeof result> }>(
-        'mutation($input: OrganizationBudgetInput!) { updateOrganizationBudget(input: $input) { monthlyBudgetUsd spentThisMonthUsd overrunUsd } }',
+      const data = await graphql<{ updateOrganizationBudget: BudgetState }>(
+        `mutation($input: OrganizationBudgetInput!) { updateOrganizationBudget(input: $input) { ${BUDGET_FIELDS} } }`,
         { input: { monthlyBudgetUsd: raw === '' ? null : Number(raw) } },
         token,
       );
-      setResult(data.updateOrganizationBudget);
+      setSaved(data.updateOrganizationBudget);
       setError(null);
     } catch (err) {
       setError(message(err));
@@ -187,19 +197,24 @@ function Budget() {
   return (
     <section aria-labelledby="budget-title">
       <h2 id="budget-title">Monthly budget</h2>
-      <form className="pickers" onSubmit={save} aria-label="Organization monthly budget">
+      {result ? (
+        <p role="status" data-testid="budget-status">
+          Cap {result.monthlyBudgetUsd == null ? 'none' : usd(result.monthlyBudgetUsd)}; spent this month {usd(result.spentThisMonthUsd)}; overrun {usd(result.overrunUsd)}.
+          {result.alertWebhookUrl ? ` Alerts go to ${result.alertWebhookUrl}.` : ' No alert webhook.'}
+        </p>
+      ) : current.error ? (
+        <p role="alert">Could not load the budget: {current.error.message}</p>
+      ) : (
+        <Loading what="Loading the budget" />
+      )}
+      <form className="pickers" onSubmit={save} aria-label="Organization monthly budget" key={current.data ? 'loaded' : 'loading'}>
         <label>
           Monthly cap in USD (empty: none)
-          <input name="monthly" type="number" min={0} step="0.01" inputMode="decimal" />
+          <input name="monthly" type="number" min={0} step="0.01" inputMode="decimal" defaultValue={current.data?.organizationBudget.monthlyBudgetUsd ?? ''} />
         </label>
         <button type="submit">Save budget</button>
       </form>
       {error ? <p role="alert">{error}</p> : null}
-      {result ? (
-        <p role="status">
-          Cap {result.monthlyBudgetUsd == null ? 'none' : usd(result.monthlyBudgetUsd)}; spent this month {usd(result.spentThisMonthUsd)}; overrun {usd(result.overrunUsd)}.
-        </p>
-      ) : null}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { useGraphql } from '../api/use-graphql';
 import { Async, Empty, Loading } from '../components/states';
 import { dateTime } from '../format';
 import { Link, navigate } from '../router';
+import { AgreementNumbers, AwaitingAdjudication } from './annotation-results';
 import { Checklist, useCodebook } from './codebook-checklist';
 
 interface AnnotationCampaign {
@@ -69,12 +70,15 @@ export function AnnotationCampaignsPage() {
 }
 
 export function AnnotatePage({ id }: { id: string }) {
-  const { token } = useSession();
+  const { token, viewer } = useSession();
+  // Adjudicators come here for the disagreed items: reserve an item for them only when they ask.
+  const [labelling, setLabelling] = useState(viewer?.role !== 'ADJUDICATOR');
   const campaign = useGraphql<{ annotationCampaign: AnnotationCampaign }>(ONE, { id });
   const codebook = useCodebook(campaign.data?.annotationCampaign.codebookVersionId ?? null);
   const [assignment, setAssignment] = useState<Assignment | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<{ id: string; status: string }[]>([]);
+  const [refreshKey, setRefreshKey] = useState(0);
 
   const next = useCallback(async () => {
     setAssignment(undefined);
@@ -88,13 +92,14 @@ export function AnnotatePage({ id }: { id: string }) {
     }
   }, [id, token]);
   useEffect(() => {
-    void next();
-  }, [next]);
+    if (labelling) void next();
+  }, [next, labelling]);
 
   const submitted = async (itemId: string) => {
     const { annotationItem } = await graphql<{ annotationItem: { id: string; status: string } }>(STATUS, { i: itemId }, token).catch(() => ({ annotationItem: { id: itemId, status: 'submitted' } }));
     setDone((d) => [annotationItem, ...d.filter((x) => x.id !== itemId)]);
     campaign.refetch();
+    setRefreshKey((k) => k + 1);
     await next();
   };
 
@@ -111,7 +116,14 @@ export function AnnotatePage({ id }: { id: string }) {
             {a.blind ? 'blind' : 'open'}, {a.annotatorsPerItem} annotators per item
           </p>
           {error ? <p role="alert">{error}</p> : null}
-          {assignment === undefined || !codebook.data ? (
+          {!labelling ? (
+            <p>
+              <button type="button" onClick={() => setLabelling(true)}>
+                Reserve an item to label
+              </button>{' '}
+              (as an adjudicator you can also label; nothing is reserved until you ask)
+            </p>
+          ) : assignment === undefined || !codebook.data ? (
             codebook.error ? <p role="alert">Could not load the codebook: {codebook.error}</p> : <Loading what="Reserving the next item" />
           ) : assignment === null ? (
             <Empty>Nothing left for you to label in this campaign.</Empty>
@@ -130,6 +142,8 @@ export function AnnotatePage({ id }: { id: string }) {
               </ul>
             </section>
           ) : null}
+          <AwaitingAdjudication annotationCampaignId={a.id} refreshKey={refreshKey} />
+          <AgreementNumbers annotationCampaignId={a.id} refreshKey={refreshKey} />
         </>
       )}
     </Async>

@@ -82,6 +82,8 @@ export function CampaignPage({ id }: { id: string }) {
           {c.description ? <p>{c.description}</p> : null}
           <nav className="actions" aria-label="Campaign views">
             {c.plan.modes.length >= 2 ? <Link to={`/campaigns/${c.id}/compare?modeA=${encodeURIComponent(c.plan.modes[0]!)}&modeB=${encodeURIComponent(c.plan.modes[1]!)}`}>Compare {c.plan.modes[0]} vs {c.plan.modes[1]}</Link> : null}
+            {c.plan.modes.length >= 2 ? ' · ' : null}
+            <Link to={`/campaigns/${c.id}/delegation${c.plan.modes.includes('concurrent') || c.plan.modes.length === 0 ? '' : `?mode=${encodeURIComponent(c.plan.modes[0]!)}`}`}>Delegation by difficulty</Link>
           </nav>
           <ProgressPanel c={c} />
           <SpendPanel c={c} />

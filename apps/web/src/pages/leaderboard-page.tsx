@@ -76,20 +76,37 @@ export function LeaderboardPage() {
   );
 }
 
+const PUBLIC_BENCHMARKS = 'query { publicBenchmarks { key name version } }';
+
 function Pickers({ benchmark, filters, modes }: { benchmark: string; filters: Record<string, string | null>; modes: string[] }) {
-  const [text, setText] = useState(benchmark);
+  const benchmarks = useGraphql<{ publicBenchmarks: { key: string; name: string; version: string }[] }>(PUBLIC_BENCHMARKS, {});
   const [suite, setSuite] = useState(filters.suite ?? '');
-  useEffect(() => setText(benchmark), [benchmark]);
+  useEffect(() => setSuite(filters.suite ?? ''), [filters.suite]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setQuery({ benchmark: text.trim() || null, suite: suite.trim() || null });
+    setQuery({ suite: suite.trim() || null });
   };
+  const list = benchmarks.data?.publicBenchmarks ?? [];
+  // The benchmark in the URL stays selectable even when it is not (or not yet) in the public list.
+  const options = list.some((b) => b.key === benchmark) ? list : [{ key: benchmark, name: benchmark, version: '' }, ...list];
   return (
     <form className="pickers" onSubmit={submit} aria-label="Leaderboard filters">
       <label>
         Benchmark
-        <input name="benchmark" value={text} onChange={(e) => setText(e.target.value)} required />
+        <select name="benchmark" value={benchmark} aria-busy={benchmarks.loading} onChange={(e) => setQuery({ benchmark: e.target.value, version: null, suite: null })}>
+          {options.map((b) => (
+            <option key={b.key} value={b.key}>
+              {b.name === b.key ? b.key : `${b.name} (${b.key})`}
+              {b.version ? ` ${b.version}` : ''}
+            </option>
+          ))}
+        </select>
       </label>
+      {benchmarks.error ? (
+        <p role="alert" className="error">
+          Could not list the public benchmarks: {benchmarks.error.message}
+        </p>
+      ) : null}
       <label>
         Suite
         <input name="suite" value={suite} placeholder="all suites" onChange={(e) => setSuite(e.target.value)} />

@@ -18,6 +18,8 @@ describe('web UI: annotation workspace and account', () => {
   let owner: User & { orgId: string };
   let annotationCampaign: string;
   let itemId: string;
+  /** Annotator A's token in the lab (for a correction through the API). */
+  let annotatorA: string;
 
   const join = async (name: string, role: string): Promise<User> => {
     const user = await signUp(api, name);
@@ -58,6 +60,7 @@ describe('web UI: annotation workspace and account', () => {
   it('annotator A signs in, switches to the lab on the account page, and labels an item from the queue with the codebook checklist', async () => {
     const a = await signUp(api, 'web-annotator-a');
     await api.gql('mutation($i: InviteMemberInput!) { inviteMember(input: $i) { acceptedAt } }', { i: { email: a.email, role: 'ANNOTATOR' } }, owner.token);
+    annotatorA = (await api.gql<any>('mutation($id: ID!) { switchOrganization(id: $id) { accessToken } }', { id: owner.orgId }, a.token)).data.switchOrganization.accessToken;
     const { page } = await newSession(browser);
     await page.goto(`${api.url}/login?next=/account`);
     await page.getByLabel('Email').fill(a.email);
@@ -90,6 +93,20 @@ describe('web UI: annotation workspace and account', () => {
     await page.getByLabel('Comment').fill('The imbalance shows in the first minute');
     await page.getByRole('button', { name: 'Post comment' }).click();
     await page.getByText('The imbalance shows in the first minute').waitFor();
+    // A corrects their label with evidence (same pattern: still disagreed); B, who can read it now, sees it pinned to the timeline.
+    const corrected = await api.gql('mutation($i: ID!, $l: [LabelInput!]!) { submitAnnotation(item: $i, labels: $l) { revision } }', {
+      i: itemId,
+      l: [{ pattern: 'premature_termination', rationale: 'I saw premature_termination in the timeline', evidence: [{ agentId: 'main', from: '2025-06-01T10:05:00Z', to: '2025-06-01T10:10:00Z' }] }],
+    }, annotatorA);
+    expect(corrected.errors).toBeUndefined();
+    await page.reload();
+    const pins = page.getByTestId('evidence-pins');
+    // Seconds from the first agent's start (a sub-agent may start half a second before main).
+    expect(await pins.innerText()).toMatch(/^A: premature_termination: agent main from 5 min [01] s to 10 min [01] s$/);
+    expect(await page.getByRole('region', { name: 'Timeline with evidence' }).locator('figcaption').innerText()).toContain('1 evidence mark pinned.');
+    await expect.poll(() => page.locator('figure.chart svg').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.getByTestId('item-status').innerText()).toBe('disagreed');
+    await screenshot(page, 'item-evidence');
   });
 
   it('an adjudicator records the final labels of the disagreed item, each with its source', async () => {
@@ -135,6 +152,32 @@ describe('web UI: annotation workspace and account', () => {
     await page.getByLabel(/Monthly cap in USD/).fill('500');
     await page.getByRole('button', { name: 'Save budget' }).click();
     await page.getByText(/Cap \$500\.00; spent this month/).waitFor();
+    // Billing: Stripe is off on the test server, and the page says so.
+    expect(await page.getByTestId('billing-status').innerText()).toMatch(/^Stripe is off/);
+    // Members: the owner invites a new person (an open invitation), then changes annotator B's role.
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByRole('table', { name: /^4 members of web-lab-owner/ }).waitFor();
+    await members.getByLabel('Email to invite').fill('new-reviewer@example.com');
+    await members.getByLabel('Invited role').selectOption('VIEWER');
+    await members.getByRole('button', { name: 'Invite' }).click();
+    expect(await page.getByTestId('invite-status').innerText()).toContain('new-reviewer@example.com is invited');
+    await members.getByRole('table', { name: /Open invitations/ }).getByRole('rowheader', { name: 'new-reviewer@example.com' }).waitFor();
+    const bEmail = (await members.getByRole('cell', { name: /^web-annotator-b/ }).innerText()).trim();
+    await members.getByRole('combobox', { name: `Role of ${bEmail}` }).selectOption('ADJUDICATOR');
+    await members.getByRole('button', { name: `Change role of ${bEmail}` }).click();
+    await expect.poll(() => members.getByRole('button', { name: `Change role of ${bEmail}` }).isDisabled()).toBe(true);
+    const roles = await api.gql<any>('query($id: ID!) { organization(id: $id) { members(first: 100) { nodes { role user { email } } } } }', { id: owner.orgId }, owner.token);
+    expect(roles.data.organization.members.nodes.find((m: any) => m.user.email === bEmail).role).toBe('ADJUDICATOR');
     await screenshot(page, 'account-owner');
+  });
+
+  it('a non-admin sees the members without the controls', async () => {
+    const viewer = await join('web-viewer', 'VIEWER');
+    const { page } = await newSession(browser, { token: viewer.token });
+    await page.goto(`${api.url}/account`);
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByRole('table', { name: /members of web-lab-owner/ }).waitFor();
+    expect(await members.getByRole('button').count()).toBe(0);
+    expect(await members.innerText()).toContain('Owners and admins invite members');
   });
 });

@@ -1,11 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { GraphqlError, graphql } from '../api/graphql-client';
 import { useSession } from '../api/session';
 import { useGraphql } from '../api/use-graphql';
 import { Async, Empty } from '../components/states';
 import { dateTime } from '../format';
 import { Link } from '../router';
+import { Timeline, type EvidencePin, type Span, type TimelineEvent } from './timeline';
 
+interface ItemLabel {
+  pattern: string;
+  rationale: string;
+  evidence: { eventId: string | null; agentId: string | null; from: string | null; to: string | null }[] | null;
+}
 interface Item {
   id: string;
   annotationCampaignId: string;
@@ -13,12 +19,12 @@ interface Item {
   executionId: string;
   pairedExecutionId: string | null;
   status: string;
-  annotations: { slot: number; revision: number; labels: { pattern: string; rationale: string }[] }[];
+  annotations: { slot: number; revision: number; labels: ItemLabel[] }[];
   comments: { id: string; body: string; createdAt: string }[];
   adjudication: { rationale: string; labels: { pattern: string; source: string; rationale: string }[] } | null;
 }
 const ITEM = `query($i: ID!) { annotationItem(id: $i) { id annotationCampaignId agentName executionId pairedExecutionId status
-  annotations { slot revision labels { pattern rationale } } comments { id body createdAt } adjudication { rationale labels { pattern source rationale } } } }`;
+  annotations { slot revision labels { pattern rationale evidence { eventId agentId from to } } } comments { id body createdAt } adjudication { rationale labels { pattern source rationale } } } }`;
 const COMMENT = 'mutation($i: ID!, $b: String!) { addAnnotationComment(item: $i, body: $b) { id } }';
 const ADJUDICATE = 'mutation($i: ID!, $l: [AdjudicatedLabelInput!]!, $r: String!) { adjudicateItem(item: $i, labels: $l, rationale: $r) { id } }';
 
@@ -29,9 +35,12 @@ export function ItemPage({ id }: { id: string }) {
   const state = useGraphql<{ annotationItem: Item }>(ITEM, { i: id });
   if (state.error?.code === 'FORBIDDEN') {
     return (
-      <p role="alert" className="state">
-        This item is blind until both annotators have submitted.
-      </p>
+      <>
+        <p role="alert" className="state">
+          This item is blind until both annotators have submitted.
+        </p>
+        <OwnEvidence id={id} />
+      </>
     );
   }
   return (
@@ -54,6 +63,7 @@ export function ItemPage({ id }: { id: string }) {
             ) : null}
           </p>
           <Labels item={item} />
+          <ItemTimeline executionId={item.executionId} pins={visiblePins(item.annotations.map((a) => ({ ...a, who: a.slot === 1 ? 'A' : 'B' })))} />
           <Discussion item={item} refetch={state.refetch} />
           {item.status === 'disagreed' ? <Adjudicate item={item} refetch={state.refetch} /> : null}
           {item.adjudication ? (
@@ -225,5 +235,57 @@ function Adjudicate({ item, refetch }: { item: Item; refetch: () => void }) {
       ) : null}
       <button type="submit">Record final labels</button>
     </form>
+  );
+}
+
+/** Pins of the latest revision per annotator (the labels this viewer may read). */
+function visiblePins(annotations: { slot: number; revision: number; who: string; labels: ItemLabel[] }[]): EvidencePin[] {
+  const latest = new Map<number, (typeof annotations)[number]>();
+  for (const a of annotations) if ((latest.get(a.slot)?.revision ?? 0) < a.revision) latest.set(a.slot, a);
+  return [...latest.values()]
+    .sort((x, y) => x.slot - y.slot)
+    .flatMap((a) => a.labels.flatMap((l) => (l.evidence ?? []).map((e) => ({ who: a.who, pattern: l.pattern, ...e }))));
+}
+
+const OWN = `query($i: ID!) { annotationItem(id: $i) { id executionId myAnnotations { slot revision labels { pattern rationale evidence { eventId agentId from to } } } } }`;
+
+/** While the item is blind: your own labels' evidence only. */
+function OwnEvidence({ id }: { id: string }) {
+  const state = useGraphql<{ annotationItem: { executionId: string; myAnnotations: { slot: number; revision: number; labels: ItemLabel[] }[] } }>(OWN, { i: id });
+  const item = state.data?.annotationItem;
+  if (!item || item.myAnnotations.length === 0) return null;
+  return <ItemTimeline executionId={item.executionId} pins={visiblePins(item.myAnnotations.map((a) => ({ ...a, who: 'you' })))} />;
+}
+
+const ITEM_TIMELINE = `query($id: ID!) { execution(id: $id) { agentTree { id parentId depth start end offsetSeconds durationSeconds }
+  events(first: 100) { totalCount nodes { seq eventId type agentId time data payload } } } }`;
+
+/** The execution's timeline with the labels' evidence pinned (events: the first 100). */
+function ItemTimeline({ executionId, pins }: { executionId: string; pins: EvidencePin[] }) {
+  const state = useGraphql<{ execution: { agentTree: Span[]; events: { totalCount: number; nodes: TimelineEvent[] } } }>(ITEM_TIMELINE, { id: executionId });
+  const key = JSON.stringify(pins);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const stablePins = useMemo(() => pins, [key]);
+  return (
+    <section aria-labelledby="item-timeline-title">
+      <h2 id="item-timeline-title">Timeline with evidence</h2>
+      <Async state={state} what="timeline">
+        {({ execution }) =>
+          execution.agentTree.length === 0 ? (
+            <Empty>This execution has no agent tree.</Empty>
+          ) : (
+            <>
+              {stablePins.length === 0 ? <p>No evidence on the labels you can read.</p> : null}
+              <Timeline spans={execution.agentTree} events={execution.events.nodes} pins={stablePins} />
+              {execution.events.totalCount > execution.events.nodes.length ? (
+                <p>
+                  Marks from the first {execution.events.nodes.length} of {execution.events.totalCount} events; the <Link to={`/executions/${executionId}`}>execution page</Link> pages through the rest.
+                </p>
+              ) : null}
+            </>
+          )
+        }
+      </Async>
+    </section>
   );
 }

@@ -29,7 +29,7 @@ import { AuthResolver } from './identity/auth.resolver.js';
 import { MemberResolver, OrganizationResolver } from './identity/organization.resolver.js';
 import { HttpMetrics } from './ops/http-metrics.js';
 import { RunnerController } from './runner/runner.controller.js';
-import { localEngine } from './engine-setup.js';
+import { configuredEngine } from './engine-setup.js';
 import { DemoSeeder } from './demo/demo.seeder.js';
 import { OpsController } from './ops/ops.controller.js';
 import { ResultsResolver } from './campaigns/results.resolver.js';
@@ -83,7 +83,7 @@ export interface AppDependencies {
 }
 
 function withEngineDefaults(deps: AppDependencies): { executor: Executor; scheduler: SchedulerOptions } {
-  const defaults = deps.executor && deps.scheduler ? null : localEngine(deps.config, deps.logger);
+  const defaults = deps.executor && deps.scheduler ? null : configuredEngine(deps.config, deps.logger, deps.dataSource);
   return { executor: deps.executor ?? defaults!.executor, scheduler: deps.scheduler ?? defaults!.scheduler };
 }
 

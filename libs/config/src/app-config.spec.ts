@@ -49,4 +49,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STRIPE_API_URL: 'http://127.0.0.1:1/base' })).toThrow(/STRIPE_API_URL: expected no path/);
     expect(() => loadConfig({ STRIPE_METER_EVENT_NAME: 'a:b' })).toThrow(/STRIPE_METER_EVENT_NAME/);
   });
+
+  it('chooses the executor; Kubernetes needs a runner image and valid names', () => {
+    expect(loadConfig({})).toMatchObject({ executor: 'local', kubernetes: null });
+    expect(() => loadConfig({ FANOUT_EXECUTOR: 'kubernetes' })).toThrow(/FANOUT_RUNNER_IMAGE: required when FANOUT_EXECUTOR=kubernetes/);
+    expect(() => loadConfig({ FANOUT_EXECUTOR: 'nomad' })).toThrow(/FANOUT_EXECUTOR/);
+    const k = loadConfig({ FANOUT_EXECUTOR: 'kubernetes', FANOUT_RUNNER_IMAGE: 'ghcr.io/acme/fanout-runner:0.1.0', FANOUT_KUBECONFIG: '/etc/kube/config', FANOUT_KUEUE_QUEUE: 'agents' }).kubernetes;
+    expect(k).toEqual({
+      kubeconfig: '/etc/kube/config',
+      runnerImage: 'ghcr.io/acme/fanout-runner:0.1.0',
+      namespacePrefix: 'fanout-',
+      maxJobs: 100,
+      qps: 20,
+      systemNamespace: null,
+      unschedulableSeconds: 600,
+      jobTtlSeconds: 3600,
+      kueueQueue: 'agents',
+      kueueMaxPending: 50,
+    });
+    expect(Object.isFrozen(k)).toBe(true);
+    const image = { FANOUT_EXECUTOR: 'kubernetes', FANOUT_RUNNER_IMAGE: 'runner:1' };
+    expect(() => loadConfig({ ...image, FANOUT_K8S_NAMESPACE_PREFIX: 'Fanout_' })).toThrow(/FANOUT_K8S_NAMESPACE_PREFIX: expected 1 to 26 lowercase/);
+    expect(() => loadConfig({ ...image, FANOUT_K8S_NAMESPACE_PREFIX: 'a'.repeat(27) })).toThrow(/FANOUT_K8S_NAMESPACE_PREFIX/);
+    expect(loadConfig({ ...image, FANOUT_K8S_NAMESPACE_PREFIX: `${'a'.repeat(26)}-` }).kubernetes?.namespacePrefix).toHaveLength(27);
+    expect(() => loadConfig({ ...image, FANOUT_K8S_MAX_JOBS: '0' })).toThrow(/FANOUT_K8S_MAX_JOBS/);
+    expect(() => loadConfig({ ...image, FANOUT_RUNNER_IMAGE: 'Runner Image' })).toThrow(/FANOUT_RUNNER_IMAGE: expected a container image reference/);
+  });
 });

@@ -38,6 +38,18 @@ const schema = z.object({
   STRIPE_API_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL of a Stripe-compatible server, e.g. http://127.0.0.1:12111' }).refine((u) => new URL(u).pathname === '/', 'expected no path (the client adds /v1/...)').optional(),
   // Meter identifiers are `<name>:<org uuid>:<hour ISO>`: 38 characters keep them within Stripe's 100.
   STRIPE_METER_EVENT_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,38}$/, 'expected 1 to 38 letters, digits, _ . or -').default('fanout_spend'),
+  FANOUT_EXECUTOR: z.enum(['local', 'kubernetes']).default('local'),
+  FANOUT_KUBECONFIG: z.string().min(1).optional(),
+  FANOUT_RUNNER_IMAGE: z.string().regex(/^[a-z0-9][a-z0-9._/:@-]*$/, 'expected a container image reference, e.g. ghcr.io/acme/fanout-runner:0.1.0').max(512).optional(),
+  // A dash and the org id (36 characters) follow: 26 keep namespace names within DNS-1123's 63.
+  FANOUT_K8S_NAMESPACE_PREFIX: z.string().regex(/^[a-z]([-a-z0-9]{0,24}[a-z0-9])?-?$/, 'expected 1 to 26 lowercase letters, digits or - (and an optional trailing -), starting with a letter').default('fanout-'),
+  FANOUT_K8S_MAX_JOBS: z.coerce.number().int().min(1).max(100_000).default(100),
+  FANOUT_K8S_QPS: z.coerce.number().min(1).max(10_000).default(20),
+  FANOUT_K8S_SYSTEM_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'expected a namespace name (DNS-1123 label)').optional(),
+  FANOUT_K8S_UNSCHEDULABLE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  FANOUT_K8S_JOB_TTL_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(3600),
+  FANOUT_KUEUE_QUEUE: z.string().regex(/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/, 'expected a Kueue LocalQueue name').optional(),
+  FANOUT_KUEUE_MAX_PENDING: z.coerce.number().int().min(1).max(100_000).default(50),
 });
 
 export type AppConfig = Readonly<{
@@ -66,6 +78,26 @@ export type AppConfig = Readonly<{
   publicUrl: string;
   /** Stripe billing; null (off) unless STRIPE_SECRET_KEY is set. */
   stripe: StripeConfig | null;
+  /** Where runners run: local processes, or Kubernetes Jobs (then `kubernetes` is set). */
+  executor: 'local' | 'kubernetes';
+  kubernetes: KubernetesConfig | null;
+}>;
+
+export type KubernetesConfig = Readonly<{
+  /** A kubeconfig file; null: the in-cluster service account. */
+  kubeconfig: string | null;
+  runnerImage: string;
+  namespacePrefix: string;
+  maxJobs: number;
+  /** Client-side API calls per second (burst: twice that). */
+  qps: number;
+  /** Where the platform runs (the Lease, the API pods the NetworkPolicy lets runners reach); null: in-cluster namespace, else `fanout`. */
+  systemNamespace: string | null;
+  unschedulableSeconds: number;
+  jobTtlSeconds: number;
+  /** Kueue LocalQueue; null: Jobs start at once. */
+  kueueQueue: string | null;
+  kueueMaxPending: number;
 }>;
 
 export type StripeConfig = Readonly<{
@@ -116,6 +148,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     retryBackoffSeconds: e.FANOUT_RETRY_BACKOFF_SECONDS,
     publicUrl: (e.FANOUT_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
     stripe: e.STRIPE_SECRET_KEY ? stripeConfig(e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET, e.STRIPE_API_URL, e.STRIPE_METER_EVENT_NAME) : null,
+    executor: e.FANOUT_EXECUTOR,
+    kubernetes: e.FANOUT_EXECUTOR === 'kubernetes' ? kubernetesConfig(e) : null,
+  });
+}
+
+function kubernetesConfig(e: z.infer<typeof schema>): KubernetesConfig {
+  if (!e.FANOUT_RUNNER_IMAGE) throw new ConfigError('Invalid configuration:\n  FANOUT_RUNNER_IMAGE: required when FANOUT_EXECUTOR=kubernetes (the runner image, e.g. ghcr.io/acme/fanout-runner:0.1.0)');
+  return Object.freeze({
+    kubeconfig: e.FANOUT_KUBECONFIG ? resolve(e.FANOUT_KUBECONFIG) : null,
+    runnerImage: e.FANOUT_RUNNER_IMAGE,
+    namespacePrefix: e.FANOUT_K8S_NAMESPACE_PREFIX,
+    maxJobs: e.FANOUT_K8S_MAX_JOBS,
+    qps: e.FANOUT_K8S_QPS,
+    systemNamespace: e.FANOUT_K8S_SYSTEM_NAMESPACE ?? null,
+    unschedulableSeconds: e.FANOUT_K8S_UNSCHEDULABLE_SECONDS,
+    jobTtlSeconds: e.FANOUT_K8S_JOB_TTL_SECONDS,
+    kueueQueue: e.FANOUT_KUEUE_QUEUE ?? null,
+    kueueMaxPending: e.FANOUT_KUEUE_MAX_PENDING,
   });
 }
 

@@ -5,6 +5,7 @@ export const engineEntities = [TrajectoryEventEntity, TrajectoryPayloadEntity];
 export * from './engine.module.js';
 export * from './executors/executor.js';
 export * from './executors/local-process.executor.js';
+export * from './executors/kubernetes/index.js';
 export * from './ingest/event-ingest.service.js';
 export * from './ingest/execution-detail.js';
 export * from './ingest/execution-summary.js';

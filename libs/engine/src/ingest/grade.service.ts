@@ -16,7 +16,12 @@ import { summarise, type EventRow } from './execution-summary.js';
 export class GradeService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async record(execution: RunnerExecution, grade: Grade): Promise<{ status: string }> {
+  /**
+   * `onlyLive`: record only while the attempt is dispatching or running (the
+   * scheduler's own verdicts, e.g. an agent the cluster killed for its memory,
+   * must never overwrite a cancellation or a retry decided meanwhile).
+   */
+  async record(execution: RunnerExecution, grade: Grade, options: { onlyLive?: boolean } = {}): Promise<{ status: string }> {
     if (grade.attempt !== execution.attempt) {
       throw new DomainException(ErrorCode.CONFLICT, `attempt: this execution is on attempt ${execution.attempt}, got ${grade.attempt}`, 'attempt');
     }
@@ -25,6 +30,7 @@ export class GradeService {
       if (row.attempt !== grade.attempt) throw new DomainException(ErrorCode.CONFLICT, `attempt: superseded by attempt ${row.attempt}`, 'attempt');
       // A repeat (the runner retried after a lost answer) or a cancelled execution: keep what is there.
       if (row.status === 'completed' || row.status === 'cancelled' || row.status === 'infra_failed') return { status: row.status };
+      if (options.onlyLive && row.status !== 'dispatching' && row.status !== 'running') return { status: row.status };
       const now = new Date();
       const events: EventRow[] = await tx.query('SELECT type, agent_id, time, data FROM trajectory_events WHERE execution_id = $1 AND attempt = $2 ORDER BY seq', [execution.id, grade.attempt]);
       // Cost is the ledger's: each call priced once, at ingest, with the price in force at its time.

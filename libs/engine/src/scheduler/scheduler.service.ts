@@ -4,8 +4,8 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { Executor, type StartRequest } from '../executors/executor.js';
-import { completeCampaignIfDone } from '../ingest/grade.service.js';
+import { Executor, type ExitCause, type StartRequest } from '../executors/executor.js';
+import { GradeService, completeCampaignIfDone } from '../ingest/grade.service.js';
 import { HEARTBEAT_SECONDS } from '../ingest/runner-session.service.js';
 import { claimExecutions } from './dispatcher.js';
 
@@ -45,7 +45,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly executor: Executor,
     @Inject(SCHEDULER_OPTIONS) private readonly options: SchedulerOptions,
   ) {
-    executor.onExit = (id, attempt, code) => void this.runnerExited(id, attempt, code);
+    executor.onExit = (id, attempt, code, cause) => void this.runnerExited(id, attempt, code, cause);
   }
 
   onApplicationBootstrap(): void {
@@ -135,15 +135,38 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     }
   }
 
-  private async runnerExited(executionId: string, attempt: number, code: number | null): Promise<void> {
+  private async runnerExited(executionId: string, attempt: number, code: number | null, cause?: ExitCause): Promise<void> {
     // During shutdown the database may already be closed; the reconciler of the next start settles it.
     if (!this.dataSource.isInitialized) return;
     try {
+      if (cause?.kind === 'infrastructure') return await this.fail(executionId, attempt, cause.reason);
+      if (cause?.kind === 'agent') return await this.agentFailed(executionId, attempt, cause);
       // A runner that exits 0 has posted its grade; anything else left running is an infrastructure failure.
       await this.fail(executionId, attempt, code === 0 ? 'the runner exited without posting a grade' : `the runner exited with ${code ?? 'a signal'}`);
     } catch (err) {
       this.options.logger.warn({ err, executionId }, 'could not record a runner exit; the reconciler will');
     }
+  }
+
+  /**
+   * The agent took its runner down before a grade (out of memory, the
+   * cluster's deadline): a result like any agent failure, graded 0 of 0 with
+   * the events recorded so far, never retried.
+   */
+  private async agentFailed(executionId: string, attempt: number, cause: Extract<ExitCause, { kind: 'agent' }>): Promise<void> {
+    const [row]: { org_id: string; campaign_id: string; status: string; attempt: number; started: Date | null }[] = await this.dataSource.query(
+      'SELECT org_id, campaign_id, status, attempt, COALESCE(started_at, dispatched_at) AS started FROM executions WHERE id = $1',
+      [executionId],
+    );
+    if (!row || row.attempt !== attempt || (row.status !== 'dispatching' && row.status !== 'running')) return;
+    const wallSeconds = row.started ? Math.max(0, (Date.now() - new Date(row.started).getTime()) / 1000) : 0;
+    await new GradeService(this.dataSource).record(
+      { id: executionId, orgId: row.org_id, campaignId: row.campaign_id, attempt, status: row.status },
+      { attempt, testsPassed: 0, testsTotal: 0, resolved: false, agentEnd: cause.agentEnd, agentExitCode: cause.agentExitCode, graderExitCode: null, wallSeconds, graderOutputTail: cause.reason },
+      { onlyLive: true },
+    );
+    this.options.logger.warn({ executionId, attempt, reason: cause.reason }, 'execution attempt ended as an agent failure (no grade)');
+    this.wake?.();
   }
 
   /**

@@ -12,6 +12,20 @@ const ROLES = ['VIEWER', 'ANNOTATOR', 'ADJUDICATOR', 'MEMBER', 'ADMIN', 'OWNER']
 
 const message = (e: unknown) => (e instanceof GraphqlError ? `${e.field ? `${e.field}: ` : ''}${e.message}` : String(e));
 
+
+/** The organization roles as select options (lower-case labels, enum values). */
+function RoleOptions() {
+  return (
+    <>
+      {ROLES.map((r) => (
+        <option key={r} value={r}>
+          {r.toLowerCase()}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function AccountPage() {
   const { viewer } = useSession();
   if (!viewer) return null;
@@ -102,11 +116,7 @@ function ApiKeys() {
         <label>
           Role
           <select name="role" defaultValue="MEMBER">
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r.toLowerCase()}
-              </option>
-            ))}
+            <RoleOptions />
           </select>
         </label>
         <button type="submit">Create key</button>
@@ -373,11 +383,7 @@ function Members({ admin }: { admin: boolean }) {
             <label>
               Invited role
               <select name="role" defaultValue="MEMBER">
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r.toLowerCase()}
-                  </option>
-                ))}
+                <RoleOptions />
               </select>
             </label>
             <button type="submit">Invite</button>
@@ -422,11 +428,7 @@ function Members({ admin }: { admin: boolean }) {
                         <label>
                           <span className="visually-hidden">Role of {m.user.email}</span>
                           <select value={drafts[m.user.id] ?? m.role} onChange={(e) => setDrafts((d) => ({ ...d, [m.user.id]: e.target.value }))}>
-                            {ROLES.map((r) => (
-                              <option key={r} value={r}>
-                                {r.toLowerCase()}
-                              </option>
-                            ))}
+                            <RoleOptions />
                           </select>
                         </label>
                       ) : (

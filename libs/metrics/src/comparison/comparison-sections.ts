@@ -1,4 +1,4 @@
-import { pFromLog10, type Cell, type CellKind, type Layout, type Section } from '../report/report-sections.js';
+import { pFromLog10, pairedFigureColumns, type Cell, type CellKind, type Layout, type Section } from '../report/report-sections.js';
 import type { AB, Comparison, ComparisonBenchmarkRow } from './comparison.types.js';
 
 type AbKey = { [K in keyof ComparisonBenchmarkRow]: ComparisonBenchmarkRow[K] extends AB ? K : never }[keyof ComparisonBenchmarkRow];
@@ -101,21 +101,7 @@ export function comparisonSections(comparison: Comparison, layout: Layout): Sect
         'unique successes use the benchmark success rule; speed shares are over pairs resolved in both',
         `benefit pairs: A's test pass higher, or only A resolved, or A's test pass >= B's and A >= 60 s and >= 20% faster`,
       ],
-      columns: [
-        { key: 'subject', header: subject, kind: 'text' },
-        { key: 'benchmark', header: 'Benchmark', kind: 'text' },
-        { key: 'pairs', header: 'Pairs', kind: 'int' },
-        { key: 'b', header: 'b', kind: 'int' },
-        { key: 'c', header: 'c', kind: 'int' },
-        { key: 'pUnadjusted', header: 'p', kind: 'p' },
-        { key: 'successRule', header: 'Success rule', kind: 'text' },
-        { key: 'uniqueA', header: `Unique ${sideA}`, kind: 'int' },
-        { key: 'uniqueB', header: `Unique ${sideB}`, kind: 'int' },
-        { key: 'bothSolved', header: 'Both solved', kind: 'int' },
-        { key: 'aFasterShare', header: 'A faster %', kind: 'pct' },
-        { key: 'aFaster20Share', header: 'A >=20% faster %', kind: 'pct' },
-        { key: 'benefitPairs', header: 'Benefit pairs', kind: 'int' },
-      ],
+      columns: pairedFigureColumns({ key: 'subject', header: subject }, sideA, sideB),
       rows: comparison.benchmarks.map((row) => ({
         subject: row.subject,
         benchmark: row.benchmark,

@@ -99,6 +99,29 @@ function outcomeSection(report: Report, layout: Layout): Section {
   };
 }
 
+/**
+ * The columns of the paired figures by benchmark (b, c, the benchmark's own
+ * McNemar p, unique successes, speed shares, benefit pairs), shared by the
+ * report and the comparison.
+ */
+export function pairedFigureColumns(subject: { key: string; header: string }, sideA: string, sideB: string): Column[] {
+  return [
+    { key: subject.key, header: subject.header, kind: 'text' },
+    { key: 'benchmark', header: 'Benchmark', kind: 'text' },
+    { key: 'pairs', header: 'Pairs', kind: 'int' },
+    { key: 'b', header: 'b', kind: 'int' },
+    { key: 'c', header: 'c', kind: 'int' },
+    { key: 'pUnadjusted', header: 'p', kind: 'p' },
+    { key: 'successRule', header: 'Success rule', kind: 'text' },
+    { key: 'uniqueA', header: `Unique ${sideA}`, kind: 'int' },
+    { key: 'uniqueB', header: `Unique ${sideB}`, kind: 'int' },
+    { key: 'bothSolved', header: 'Both solved', kind: 'int' },
+    { key: 'aFasterShare', header: 'A faster %', kind: 'pct' },
+    { key: 'aFaster20Share', header: 'A >=20% faster %', kind: 'pct' },
+    { key: 'benefitPairs', header: 'Benefit pairs', kind: 'int' },
+  ];
+}
+
 function pairedByBenchmarkSection(report: Report): Section {
   const key = (agent: string, benchmark: string): string => compositeKey(agent, benchmark);
   const unique = new Map(report.uniqueSuccesses.map((row) => [key(row.agent, row.benchmark), row]));
@@ -113,21 +136,7 @@ function pairedByBenchmarkSection(report: Report): Section {
       'unique successes use the benchmark success rule; speed shares are over pairs resolved in both modes',
       `benefit pairs: A's test pass higher, or only A resolved, or A's test pass >= B's and A >= 60 s and >= 20% faster`,
     ],
-    columns: [
-      { key: 'agent', header: 'Agent', kind: 'text' },
-      { key: 'benchmark', header: 'Benchmark', kind: 'text' },
-      { key: 'pairs', header: 'Pairs', kind: 'int' },
-      { key: 'b', header: 'b', kind: 'int' },
-      { key: 'c', header: 'c', kind: 'int' },
-      { key: 'pUnadjusted', header: 'p', kind: 'p' },
-      { key: 'successRule', header: 'Success rule', kind: 'text' },
-      { key: 'uniqueA', header: `Unique ${modeA}`, kind: 'int' },
-      { key: 'uniqueB', header: `Unique ${modeB}`, kind: 'int' },
-      { key: 'bothSolved', header: 'Both solved', kind: 'int' },
-      { key: 'aFasterShare', header: 'A faster %', kind: 'pct' },
-      { key: 'aFaster20Share', header: 'A >=20% faster %', kind: 'pct' },
-      { key: 'benefitPairs', header: 'Benefit pairs', kind: 'int' },
-    ],
+    columns: pairedFigureColumns({ key: 'agent', header: 'Agent' }, modeA, modeB),
     rows: report.pairedByBenchmark.map((row) => {
       const u = unique.get(key(row.agent, row.benchmark));
       const s = speed.get(key(row.agent, row.benchmark));

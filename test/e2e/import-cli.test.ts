@@ -1,42 +1,24 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaignFixture, jsonl, recordFor, type CampaignFixture } from '../support/campaign-fixture.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { freePort } from '../support/free-port.js';
-import { requireBuild, runCli, startProcess, type Started } from '../support/processes.js';
+import { startCliLab, type CliLab } from '../support/cli-lab.js';
+import { runCli } from '../support/processes.js';
 
 /** `fanout import`: the real CLI streaming a file to the real API process. */
 describe('fanout import', () => {
-  let db: TestDatabase;
+  let lab: CliLab | undefined;
   let home: string;
   let env: Record<string, string>;
-  let api: Started | undefined;
   let target: string[];
   let campaign: CampaignFixture;
 
   beforeAll(async () => {
-    requireBuild();
-    db = await createTestDatabase();
-    home = await mkdtemp(join(tmpdir(), 'fanout-import-cli-'));
-    env = { FANOUT_HOME: home, PORT: String(await freePort()), DATABASE_URL: db.url, FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', FANOUT_API_KEY: '', FANOUT_API: '', FANOUT_PASSWORD: 'a long password' };
-    expect((await runCli(['user', 'create', '--email', 'lab@example.test'], env)).code).toBe(0);
-    const org = await runCli(['--json', 'org', 'create', '--name', 'Import Lab', '--owner', 'lab@example.test', '--slug', 'import-lab'], env);
-    const orgId = JSON.parse(org.stdout).id as string;
-    const key = await runCli(['--json', 'keys', 'create', '--org', 'import-lab', '--name', 'ci', '--role', 'member'], env);
-    target = ['--api', `http://127.0.0.1:${env.PORT}`, '--api-key', JSON.parse(key.stdout).key];
-    campaign = await createCampaignFixture(db.dataSource, { orgId });
-    api = await startProcess(['dist/apps/api/src/main.js'], env, 'fanout api listening');
+    lab = await startCliLab('Import Lab', 'import-lab');
+    ({ home, env, target } = lab);
+    campaign = await createCampaignFixture(lab.db.dataSource, { orgId: lab.orgId });
   });
-  afterAll(async () => {
-    if (api) {
-      api.child.kill('SIGINT');
-      await api.exited;
-    }
-    await db?.drop();
-    await rm(home, { recursive: true, force: true });
-  });
+  afterAll(() => lab?.close());
 
   it('imports a file with exit code 0, and a second time changes nothing', async () => {
     const file = join(home, 'runs.jsonl');
@@ -45,7 +27,7 @@ describe('fanout import', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout.trim()).toBe(`imported ${file} into campaign ${campaign.campaignId}: 24 line(s) read, 24 updated, 0 unchanged, 0 rejected`);
-    const [{ n }] = await db.dataSource.query(`SELECT count(*)::int AS n FROM executions WHERE campaign_id = $1 AND status = 'completed' AND source = 'import'`, [campaign.campaignId]);
+    const [{ n }] = await lab!.db.dataSource.query(`SELECT count(*)::int AS n FROM executions WHERE campaign_id = $1 AND status = 'completed' AND source = 'import'`, [campaign.campaignId]);
     expect(n).toBe(24);
 
     const again = await runCli([...target, '--json', 'import', '--campaign', campaign.campaignId, file], env);

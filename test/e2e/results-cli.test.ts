@@ -1,18 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaignFixture, jsonl, recordFor, type CampaignFixture } from '../support/campaign-fixture.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { freePort } from '../support/free-port.js';
-import { requireBuild, runCli, startProcess, type Started } from '../support/processes.js';
+import { startCliLab, type CliLab } from '../support/cli-lab.js';
+import { runCli } from '../support/processes.js';
 
 /** One campaign, one set of numbers: GraphQL, `fanout report|compare --campaign` and the offline `--input` form of its export agree. */
 describe('fanout report, compare and export', () => {
-  let db: TestDatabase;
+  let lab: CliLab | undefined;
   let home: string;
   let env: Record<string, string>;
-  let api: Started | undefined;
   let target: string[];
   let apiKey: string;
   let campaign: CampaignFixture;
@@ -25,17 +22,9 @@ describe('fanout report, compare and export', () => {
   };
 
   beforeAll(async () => {
-    requireBuild();
-    db = await createTestDatabase();
-    home = await mkdtemp(join(tmpdir(), 'fanout-results-cli-'));
-    env = { FANOUT_HOME: home, PORT: String(await freePort()), DATABASE_URL: db.url, FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', FANOUT_API_KEY: '', FANOUT_API: '', FANOUT_PASSWORD: 'a long password' };
-    expect((await runCli(['user', 'create', '--email', 'stats@example.test'], env)).code).toBe(0);
-    const org = await runCli(['--json', 'org', 'create', '--name', 'Stats Lab', '--owner', 'stats@example.test', '--slug', 'stats-lab'], env);
-    const orgId = JSON.parse(org.stdout).id as string;
-    apiKey = JSON.parse((await runCli(['--json', 'keys', 'create', '--org', 'stats-lab', '--name', 'ci', '--role', 'member'], env)).stdout).key;
-    target = ['--api', `http://127.0.0.1:${env.PORT}`, '--api-key', apiKey];
-    campaign = await createCampaignFixture(db.dataSource, { orgId });
-    api = await startProcess(['dist/apps/api/src/main.js'], env, 'fanout api listening');
+    lab = await startCliLab('Stats Lab', 'stats-lab');
+    ({ home, env, apiKey, target } = lab);
+    campaign = await createCampaignFixture(lab.db.dataSource, { orgId: lab.orgId });
     const records = campaign.units.map((unit, i) =>
       recordFor(unit, i, { resolved: unit.mode === 'concurrent' ? i % 2 === 0 : i % 3 === 0, testsPassed: i % 11, testsTotal: 10 + (i % 3) }),
     );
@@ -45,14 +34,7 @@ describe('fanout report, compare and export', () => {
     exportFile = join(home, 'export.jsonl');
     await cli([...target, 'export', '--campaign', campaign.campaignId, '--output', exportFile]);
   });
-  afterAll(async () => {
-    if (api) {
-      api.child.kill('SIGINT');
-      await api.exited;
-    }
-    await db?.drop();
-    await rm(home, { recursive: true, force: true });
-  });
+  afterAll(() => lab?.close());
 
   it('report --campaign equals report --input of the exported JSONL, in every format', async () => {
     for (const format of ['json', 'table', 'csv', 'markdown']) {

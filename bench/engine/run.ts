@@ -5,15 +5,9 @@
 //
 // Real Postgres (embedded, durability on as in production), the real API as a
 // separate process, loopback HTTP. Prints figures and whether targets are met.
-import { EmbeddedPostgresManager, createDataSource, migrate } from '#libs/database';
 import { Executor, SchedulerService, claimExecutions, type StartRequest } from '#libs/engine';
-import { entities, migrations } from '#libs/persistence';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
+import { startBenchStack } from '../support/bench-stack.js';
 
 const DISPATCH_EXECUTIONS = 10_000;
 const RUNNERS = 16;
@@ -29,40 +23,10 @@ class NoopExecutor extends Executor {
   async stop() {}
 }
 
-const port = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-
-const home = await mkdtemp(join(tmpdir(), 'fanout-bench-engine-'));
-const pg = await new EmbeddedPostgresManager({ home, port: await port(), logger: pino({ level: 'warn' }), settings: { max_connections: '200' } }).start();
-const ds = createDataSource(pg.url, { entities, migrations }, 10);
-await ds.initialize();
-await migrate(ds);
-const apiPort = await port();
-const api = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-  env: { ...process.env, DATABASE_URL: pg.url, PORT: String(apiPort), FANOUT_HOME: home, FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const url = `http://127.0.0.1:${apiPort}`;
+const stack = await startBenchStack('engine', 10);
+const { ds, url, gql } = stack;
 try {
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${url}/readyz`).catch(() => null))?.ok) break;
-    if (i > 200) throw new Error('the API did not become ready');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const gql = async (query: string, variables: Record<string, unknown> = {}, token?: string) => {
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { data: any; errors?: unknown };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
-  const signUp = await gql('mutation { signUp(input: {email: "bench@example.test", password: "a long password", name: "Bench"}) { accessToken organization { id } } }');
-  const token = signUp.signUp.accessToken as string;
+  const { token } = await stack.signUp();
   await ds.query('UPDATE organizations SET max_concurrency = 1000000');
   const tasks = DISPATCH_EXECUTIONS / 2;
   const manifest = {
@@ -161,9 +125,5 @@ try {
   console.log(`ingest, open loop at 20,000 events/s offered for 15 s: ${open.events} events in ${open.seconds.toFixed(2)} s = ${Math.round(openRate)} events/s sustained (target >= 20,000: ${openRate >= 19_500 ? 'met' : 'NOT met'}); batch latency p50 ${percentile(open.latencies, 50).toFixed(0)} ms, p95 ${percentile(open.latencies, 95).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target p99 < 250 ms: ${p99 < 250 ? 'met' : 'NOT met'})`);
   console.log(`stored ${stored} of ${sent} events sent: ${stored === sent ? 'exact' : 'MISMATCH'}`);
 } finally {
-  api.kill('SIGINT');
-  await new Promise((r) => api.once('exit', r));
-  await ds.destroy();
-  await pg.stop();
-  await rm(home, { recursive: true, force: true });
+  await stack.stop();
 }

@@ -11,16 +11,9 @@
 //    the real API over loopback (event rows + ledger + counters in one
 //    transaction), then every batch posted again: nothing may count twice.
 // Real Postgres (embedded, durability on as in production).
-import { EmbeddedPostgresManager, createDataSource, migrate } from '#libs/database';
 import { claimExecutions, type StartRequest } from '#libs/engine';
 import { recordModelCalls, type ModelCallInput } from '#libs/metering';
-import { entities, migrations } from '#libs/persistence';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
+import { startBenchStack } from '../support/bench-stack.js';
 
 const LEDGER_CALLS = Number(process.env.BENCH_LEDGER_CALLS ?? 200_000);
 const LEDGER_WORKERS = 8;
@@ -29,15 +22,6 @@ const BATCH = 500;
 const BATCHES_PER_RUNNER = Number(process.env.BENCH_BATCHES ?? 15);
 const TARGET = 10_000;
 const PRICES = { openai: [2_500_000, 250_000, 0, 10_000_000], anthropic: [3_000_000, 300_000, 3_750_000, 15_000_000] } as const;
-
-const port = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 /** The n-th call, deterministic: alternating OpenAI-style and Anthropic-style usage of two priced models. */
 function call(n: number, prefix: string): ModelCallInput {
@@ -62,29 +46,9 @@ function expectedMicros(c: ModelCallInput): number {
   return Number((numerator + 500_000n) / 1_000_000n);
 }
 
-const home = await mkdtemp(join(tmpdir(), 'fanout-bench-metering-'));
-const pg = await new EmbeddedPostgresManager({ home, port: await port(), logger: pino({ level: 'warn' }), settings: { max_connections: '200' } }).start();
-const ds = createDataSource(pg.url, { entities, migrations }, LEDGER_WORKERS + 2);
-await ds.initialize();
-await migrate(ds);
-const apiPort = await port();
-const api = spawn(process.execPath, ['dist/apps/api/src/main.js'], {
-  env: { ...process.env, DATABASE_URL: pg.url, PORT: String(apiPort), FANOUT_HOME: home, FANOUT_SCHEDULER: 'off', FANOUT_DEMO: 'off', LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const url = `http://127.0.0.1:${apiPort}`;
+const stack = await startBenchStack('metering', LEDGER_WORKERS + 2);
+const { ds, url, gql } = stack;
 try {
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${url}/readyz`).catch(() => null))?.ok) break;
-    if (i > 200) throw new Error('the API did not become ready');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const gql = async (query: string, variables: Record<string, unknown> = {}, token?: string) => {
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { data: any; errors?: unknown };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
   for (const [model, p] of [['bench/openai', PRICES.openai], ['bench/anthropic', PRICES.anthropic]] as const) {
     await ds.query(
       `INSERT INTO model_prices (id, org_id, model, effective_from, input_micros_per_mtok, cache_read_micros_per_mtok, cache_write_micros_per_mtok, output_micros_per_mtok)
@@ -92,9 +56,7 @@ try {
       [model, ...p],
     );
   }
-  const signUp = await gql('mutation { signUp(input: {email: "bench@example.test", password: "a long password", name: "Bench"}) { accessToken organization { id } } }');
-  const token = signUp.signUp.accessToken as string;
-  const orgId = signUp.signUp.organization.id as string;
+  const { token, orgId } = await stack.signUp();
   await ds.query('UPDATE organizations SET max_concurrency = 1000, monthly_budget_micros = 1e15 WHERE id = $1', [orgId]);
   const manifest = {
     id: 'bench', name: 'Bench', version: '1.0.0',
@@ -171,9 +133,5 @@ try {
   console.log(`totals: ${ledger.n.toLocaleString('en-US')} ledger rows (expected ${(LEDGER_CALLS + httpCalls).toLocaleString('en-US')}), $${(Number(ledger.cost) / 1e6).toFixed(6)} (expected $${(total / 1e6).toFixed(6)}); campaign counter $${(Number(spent.spent) / 1e6).toFixed(6)}, org counter $${(Number(org.spent) / 1e6).toFixed(6)}: ${exact ? 'exact' : 'MISMATCH'}`);
   if (!exact) process.exitCode = 1;
 } finally {
-  api.kill('SIGINT');
-  await new Promise((r) => api.once('exit', r));
-  await ds.destroy();
-  await pg.stop();
-  await rm(home, { recursive: true, force: true });
+  await stack.stop();
 }
